@@ -1,0 +1,276 @@
+"""Adjusted p-values (APVs) for families of hypotheses (García & Herrera 2008, §3; Demšar 2006, §3.2.2).
+
+One entry point, :func:`adjust`, in the style of statsmodels' ``multipletests``: raw p-values in,
+adjusted p-values out, in the same order. A hypothesis is rejected at level alpha exactly when its
+APV <= alpha. The registry :data:`PROCEDURES` drives dispatch, error messages and the dashboard's
+choice lists.
+
+Two steps are applied to every procedure's APVs so that results never depend on the order of the
+hypotheses: APVs are made monotone in the order of the raw p-values (García & Herrera's Table 5
+needs this for Bergmann-Hommel), and exactly tied raw p-values get the same APV (the largest in
+the tie group).
+
+Bonferroni, Holm, Hochberg and Hommel come from ``statsmodels.stats.multitest.multipletests``;
+Shaffer's static procedure and Bergmann-Hommel's use the logical structure of all pairwise
+comparisons and are computed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+from statsmodels.stats.multitest import multipletests
+
+from .errors import InputError
+from .exhaustive import partition_sizes, set_partitions
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A p-value adjustment procedure.
+
+    ``families`` says where it applies: "all-pairs" (all k(k-1)/2 comparisons), "control" (k-1
+    comparisons with a control) or both. ``mean_ranks_only`` marks Nemenyi, whose APV comes from the
+    studentized range of the mean-ranks statistic rather than from the p-values.
+    """
+
+    name: str
+    label: str
+    families: tuple[str, ...]
+    kind: str
+    reference: str
+    description: str
+    mean_ranks_only: bool = False
+
+
+PROCEDURES: dict[str, Procedure] = {
+    p.name: p
+    for p in (
+        Procedure(
+            "nemenyi", "Nemenyi", ("all-pairs",), "single-step", "Nemenyi 1963; Demšar 2006, §3.2.2",
+            "Studentized range of the mean ranks (the test behind Demšar's CD). Mean-ranks statistic only.",
+            mean_ranks_only=True,
+        ),
+        Procedure(
+            "bonferroni", "Bonferroni", ("all-pairs",), "single-step", "Dunn 1961; García & Herrera 2008, §3",
+            "APV = m p. García & Herrera call this 'Nemenyi' in the all-pairs setting.",
+        ),
+        Procedure(
+            "bonferroni-dunn", "Bonferroni-Dunn", ("control",), "single-step", "Dunn 1961; Demšar 2006, §3.2.2",
+            "Bonferroni versus a control: APV = (k-1) p; the CD of Demšar's Figure 1b.",
+        ),
+        Procedure(
+            "holm", "Holm", ("all-pairs", "control"), "step-down", "Holm 1979; García & Herrera 2008, §3",
+            "APV_i = max_{j<=i} (m - j + 1) p_j.",
+        ),
+        Procedure(
+            "hochberg", "Hochberg", ("all-pairs", "control"), "step-up", "Hochberg 1988; Demšar 2006, §3.2.2",
+            "APV_i = min_{j>=i} (m - j + 1) p_j (relies on the Simes inequality).",
+        ),
+        Procedure(
+            "hommel", "Hommel", ("all-pairs", "control"), "step-up", "Hommel 1988; García & Herrera 2008, Fig. 3",
+            "Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
+        ),
+        Procedure(
+            "shaffer", "Shaffer (static)", ("all-pairs",), "step-down", "Shaffer 1986; García & Herrera 2008, §2.1",
+            "Holm with m - j + 1 replaced by t_j, the most hypotheses that can be true when j - 1 are false.",
+        ),
+        Procedure(
+            "bergmann-hommel", "Bergmann-Hommel", ("all-pairs",), "dynamic",
+            "Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3",
+            "APV_i = max over exhaustive sets I containing i of |I| min_{j in I} p_j.",
+        ),
+    )
+}
+
+
+def procedures_for(family: str) -> list[str]:
+    """Names of the procedures available for a family ("all-pairs" or "control")."""
+    return [name for name, p in PROCEDURES.items() if family in p.families]
+
+
+def _lookup(method: str, family: str | None = None) -> Procedure:
+    proc = PROCEDURES.get(str(method).lower())
+    if proc is None:
+        raise InputError(f"Unknown procedure {method!r}; choose one of {', '.join(PROCEDURES)}.")
+    if family is not None and family not in proc.families:
+        raise InputError(
+            f"{proc.label} is not defined for {'comparisons with a control' if family == 'control' else 'all pairwise comparisons'}; "
+            f"choose one of {', '.join(procedures_for(family))}."
+        )
+    return proc
+
+
+# ---------------------------------------------------------------------------------------------
+# Shaffer
+
+
+@lru_cache(maxsize=64)
+def possible_true_counts(k: int) -> frozenset[int]:
+    """S(k): the possible numbers of true hypotheses among all pairwise comparisons of k classifiers.
+
+    S(k) = union_{j=1..k} { C(j, 2) + x : x in S(k - j) }, S(0) = S(1) = {0} (Shaffer 1986;
+    García & Herrera 2008, §2.1).
+    """
+    if k <= 1:
+        return frozenset({0})
+    out: set[int] = set()
+    for j in range(1, k + 1):
+        out |= {j * (j - 1) // 2 + x for x in possible_true_counts(k - j)}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=64)
+def shaffer_t(k: int) -> tuple[int, ...]:
+    """t_1..t_m of Shaffer's static procedure: t_j = max { s in S(k) : s <= m - j + 1 }."""
+    m = k * (k - 1) // 2
+    counts = sorted(possible_true_counts(k))
+    return tuple(max(s for s in counts if s <= m - j + 1) for j in range(1, m + 1))
+
+
+def _infer_k(m: int, method: str) -> int:
+    k = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+    if k * (k - 1) // 2 != m:
+        raise InputError(
+            f"{method} needs the p-values of all pairwise comparisons (k(k-1)/2 of them); got {m}, which is not "
+            "k(k-1)/2 for any k."
+        )
+    return k
+
+
+def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
+    order = np.argsort(p, kind="stable")
+    t = np.asarray(shaffer_t(k), dtype=float)
+    scaled = np.maximum.accumulate(t * p[order])
+    out = np.empty_like(p)
+    out[order] = scaled
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Bergmann-Hommel
+
+
+def _default_pairs(k: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+
+def _bergmann_hommel(p: np.ndarray, k: int, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """APV_h = max over partitions with h inside a block of |I| * (smallest p inside the blocks)."""
+    labels = set_partitions(k)
+    sizes = partition_sizes(k).astype(float)
+    n_parts = labels.shape[0]
+    columns = [np.ascontiguousarray(labels[:, i]) for i in range(k)]
+    # Smallest within-block p of every partition: visit pairs by increasing p; the first pair found
+    # inside a partition's blocks sets its minimum.
+    min_p = np.full(n_parts, np.inf)
+    unset = np.ones(n_parts, dtype=bool)
+    for h in np.argsort(p, kind="stable"):
+        a, b = pairs[h]
+        inside = columns[a] == columns[b]
+        hit = inside & unset
+        min_p[hit] = p[h]
+        unset &= ~inside
+    value = np.where(sizes > 0, sizes * np.where(np.isinf(min_p), 0.0, min_p), 0.0)
+    out = np.empty_like(p)
+    for h, (a, b) in enumerate(pairs):
+        out[h] = np.max(np.where(columns[a] == columns[b], value, 0.0))
+    return out
+
+
+def _check_pairs(pairs, k: int, m: int) -> list[tuple[int, int]]:
+    if pairs is None:
+        return _default_pairs(k)
+    pairs = [(int(a), int(b)) for a, b in pairs]
+    normalized = {(min(a, b), max(a, b)) for a, b in pairs}
+    if len(pairs) != m or normalized != set(_default_pairs(k)):
+        raise InputError(
+            "pairs must list every pair of the k classifiers exactly once (as index pairs), one per p-value."
+        )
+    return pairs
+
+
+# ---------------------------------------------------------------------------------------------
+# the entry point
+
+
+def _finish(p: np.ndarray, adjusted: np.ndarray) -> np.ndarray:
+    adjusted = np.clip(np.maximum(adjusted, p), 0.0, 1.0)
+    order = np.argsort(p, kind="stable")
+    monotone = np.maximum.accumulate(adjusted[order])
+    out = np.empty_like(adjusted)
+    out[order] = monotone
+    # Tied raw p-values: the group's largest APV, so that column order never matters.
+    uniq, inverse = np.unique(p, return_inverse=True)
+    if uniq.size < p.size:
+        group_max = np.full(uniq.size, -np.inf)
+        np.maximum.at(group_max, inverse, out)
+        out = group_max[inverse]
+    return out
+
+
+def adjust(
+    pvalues,
+    method: str = "holm",
+    *,
+    k: int | None = None,
+    pairs: Sequence[tuple[int, int]] | None = None,
+) -> np.ndarray:
+    """Adjusted p-values of a family of hypotheses, in the input order.
+
+    Parameters
+    ----------
+    pvalues : array-like
+        Raw p-values, one per hypothesis.
+    method : str
+        "bonferroni", "bonferroni-dunn" (the same formula, named for a control family), "holm",
+        "hochberg", "hommel", "shaffer" or "bergmann-hommel". ("nemenyi" needs the mean-ranks
+        statistic; use :func:`compare_lib.posthoc`.)
+    k : int, optional
+        Number of classifiers for "shaffer" and "bergmann-hommel" (inferred from m = k(k-1)/2).
+    pairs : sequence of (i, j), optional
+        For "bergmann-hommel": the classifier indices of each hypothesis (default: (0,1), (0,2), ...,
+        the order of ``itertools.combinations``).
+
+    Returns
+    -------
+    ndarray of APVs in [0, 1], with APV >= p; reject at alpha where APV <= alpha.
+
+    Formulas (García & Herrera 2008, §3), p_1 <= ... <= p_m:
+    Bonferroni m p_i; Holm max_{j<=i} (m-j+1) p_j; Hochberg min_{j>=i} (m-j+1) p_j; Hommel: closed
+    Simes tests; Shaffer max_{j<=i} t_j p_j; Bergmann-Hommel max_{I exhaustive, i in I} |I| min_{j in I} p_j.
+    """
+    proc = _lookup(method)
+    p = np.asarray(pvalues, dtype=float).ravel()
+    if p.size == 0:
+        return p.copy()
+    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        bad = p[~np.isfinite(p) | (p < 0) | (p > 1)][0]
+        raise InputError(f"p-values must lie in [0, 1]; got {bad!r}.")
+    m = p.size
+    name = proc.name
+    if name == "nemenyi":
+        raise InputError(
+            "Nemenyi's APVs come from the studentized range of the mean-ranks statistic, not from p-values; "
+            "use compare_lib.posthoc(table, test='mean-ranks', correction='nemenyi'), or 'bonferroni' here."
+        )
+    if name in ("bonferroni", "bonferroni-dunn"):
+        adjusted = np.minimum(1.0, m * p)
+    elif name in ("holm", "hochberg", "hommel"):
+        sm = {"holm": "holm", "hochberg": "simes-hochberg", "hommel": "hommel"}[name]
+        adjusted = multipletests(p, alpha=0.05, method=sm)[1]
+    elif name == "shaffer":
+        kk = _infer_k(m, proc.label) if k is None else int(k)
+        if kk * (kk - 1) // 2 != m:
+            raise InputError(f"Shaffer's procedure with k = {kk} needs {kk * (kk - 1) // 2} p-values; got {m}.")
+        adjusted = _shaffer(p, kk)
+    else:  # bergmann-hommel
+        kk = _infer_k(m, proc.label) if k is None else int(k)
+        if kk * (kk - 1) // 2 != m:
+            raise InputError(f"Bergmann-Hommel with k = {kk} needs {kk * (kk - 1) // 2} p-values; got {m}.")
+        adjusted = _bergmann_hommel(p, kk, _check_pairs(pairs, kk, m))
+    return _finish(p, np.asarray(adjusted, dtype=float))
+

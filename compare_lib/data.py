@@ -1,0 +1,679 @@
+"""The score table (data sets x classifiers) and the loaders that build it.
+
+A :class:`ScoreTable` holds one score per data set and classifier, an explicit
+``higher_is_better``, and everything derived from the scores that the tests need (ranks, mean
+ranks, wins/ties/losses). It is built from a DataFrame or loaded from a file with
+:func:`load_scores`, which reads
+
+* a *wide* table: first column = data-set names, one column per classifier;
+* a *long* (tidy) table: a data-set column, a classifier column, a score column and optionally
+  repetition/fold columns; repeated scores are averaged per cell and the fold-level rows are kept
+  in :attr:`ScoreTable.folds`.
+
+Nothing is changed silently: every cleaning step (a duplicate data-set name made unique, decimal
+commas read, missing cells dropped by an opt-in policy) is recorded in :attr:`ScoreTable.notes`.
+Every problem raises :class:`~compare_lib.errors.InputError` naming the file, line, column and value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import DataWarning, InputError
+from .ranks import mean_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
+
+MISSING_POLICIES = ("error", "drop-datasets", "drop-classifiers")
+LAYOUTS = ("auto", "wide", "long")
+
+_MISSING_TOKENS = {"", "na", "nan", "n/a", "null", "none", "?", "-", "--", "missing"}
+_INF_TOKENS = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "∞", "-∞"}
+_DOT_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?%?$")
+_COMMA_DECIMAL = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?%?$")
+
+_DATASET_NAMES = {"dataset", "data set", "data_set", "data-set", "datasets", "data", "problem", "task", "db"}
+_CLASSIFIER_NAMES = {"classifier", "algorithm", "method", "model", "learner", "approach", "system"}
+_SCORE_NAMES = {"score", "value", "accuracy", "acc", "auc", "error", "performance", "result", "metric"}
+_FOLD_NAMES = {"fold", "folds", "repetition", "rep", "repeat", "run", "seed", "iteration", "split", "trial"}
+
+_MAX_LISTED = 8
+
+
+def _listing(items: Sequence[str]) -> str:
+    shown = "; ".join(items[:_MAX_LISTED])
+    more = len(items) - _MAX_LISTED
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _unique_names(names: Sequence[str]) -> tuple[list[str], list[tuple[str, list[int]]]]:
+    """Make repeated names unique by suffixing ' (2)', ' (3)', ...; return the renames per name."""
+    seen = Counter(names)
+    taken = set(names)
+    counts: Counter = Counter()
+    out, renamed = [], {}
+    for pos, name in enumerate(names):
+        counts[name] += 1
+        if seen[name] > 1 and counts[name] > 1:
+            suffix = counts[name]
+            new = f"{name} ({suffix})"
+            while new in taken:
+                suffix += 1
+                new = f"{name} ({suffix})"
+            taken.add(new)
+            out.append(new)
+            renamed.setdefault(name, []).append(pos)
+        else:
+            out.append(name)
+    return out, list(renamed.items())
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """Scores of k classifiers (columns) on N data sets (rows).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Index = data-set names, columns = classifier names, numeric finite values.
+    higher_is_better : bool
+        ``True`` for accuracy, AUC, ...; ``False`` for error rates, losses, run times.
+    missing : {"error", "drop-datasets", "drop-classifiers"}
+        What to do with missing cells: refuse them (default, the message lists them), drop the data
+        sets that have one, or drop the classifiers that have one. What is dropped is recorded in
+        :attr:`notes`.
+    source : str, optional
+        Where the table came from (a file name), used in messages.
+    notes : tuple of str
+        What was done to the data while loading it; shown to the user.
+    folds : DataFrame, optional
+        Fold-level rows of a long table (data set, classifier, repetition/fold columns, score).
+
+    Ranks follow Demšar (2006, §3.2.2): 1 = best, ties get the average rank.
+    """
+
+    scores: pd.DataFrame
+    higher_is_better: bool = True
+    missing: str = "error"
+    source: str | None = None
+    notes: tuple[str, ...] = ()
+    folds: pd.DataFrame | None = field(default=None, repr=False)
+    row_labels: tuple[str, ...] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.higher_is_better, (bool, np.bool_)):
+            raise InputError(
+                f"higher_is_better must be True or False, got {self.higher_is_better!r}. "
+                "Say whether a higher score is better (accuracy: True; error rate: False)."
+            )
+        clean, notes = _validate_scores(
+            self.scores, missing=self.missing, source=self.source, row_labels=self.row_labels
+        )
+        object.__setattr__(self, "scores", clean)
+        object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
+        object.__setattr__(self, "notes", tuple(self.notes) + tuple(notes))
+        object.__setattr__(self, "row_labels", None)
+        for note in notes:
+            warnings.warn(note, DataWarning, stacklevel=3)
+
+    # -- shape -------------------------------------------------------------------------------
+    @property
+    def classifiers(self) -> list[str]:
+        return list(self.scores.columns)
+
+    @property
+    def datasets(self) -> list[str]:
+        return list(self.scores.index)
+
+    @property
+    def n_datasets(self) -> int:
+        return self.scores.shape[0]
+
+    @property
+    def n_classifiers(self) -> int:
+        return self.scores.shape[1]
+
+    # -- ranks -------------------------------------------------------------------------------
+    @cached_property
+    def ranks(self) -> pd.DataFrame:
+        """Rank of each classifier on each data set (1 = best, ties averaged)."""
+        r = rank_scores(self.scores.to_numpy(), higher_is_better=self.higher_is_better)
+        return pd.DataFrame(r, index=self.scores.index, columns=self.scores.columns)
+
+    @cached_property
+    def mean_ranks(self) -> pd.Series:
+        """Average rank of each classifier over the data sets (lower = better)."""
+        return pd.Series(mean_ranks(self.ranks.to_numpy()), index=self.scores.columns, name="mean rank")
+
+    def win_tie_loss(self) -> dict[str, pd.DataFrame]:
+        """k x k matrices ``wins``, ``ties``, ``losses``; ``wins.loc[a, b]`` = data sets where a beats b."""
+        wins, ties, losses = win_tie_loss(self.scores.to_numpy(), higher_is_better=self.higher_is_better)
+        idx = self.scores.columns
+        return {
+            "wins": pd.DataFrame(wins, index=idx, columns=idx),
+            "ties": pd.DataFrame(ties, index=idx, columns=idx),
+            "losses": pd.DataFrame(losses, index=idx, columns=idx),
+        }
+
+    def win_tie_loss_frame(self) -> pd.DataFrame:
+        """Tidy wins/ties/losses, one row per ordered pair."""
+        return win_tie_loss_frame(self.scores, higher_is_better=self.higher_is_better)
+
+    # -- derived tables ----------------------------------------------------------------------
+    def subset(self, classifiers: Iterable[str] | None = None, datasets: Iterable[str] | None = None) -> "ScoreTable":
+        """A new table restricted to some classifiers and/or data sets (order as given)."""
+        cols = self.classifiers if classifiers is None else list(classifiers)
+        rows = self.datasets if datasets is None else list(datasets)
+        unknown = [c for c in cols if c not in self.scores.columns]
+        if unknown:
+            raise InputError(
+                f"Unknown classifier(s) {unknown}; the table has {self.classifiers}. Pick names from the table."
+            )
+        unknown = [r for r in rows if r not in self.scores.index]
+        if unknown:
+            raise InputError(f"Unknown data set(s) {unknown}; pick names from the table's first column.")
+        folds = self.folds
+        if folds is not None:
+            folds = folds[folds["dataset"].isin(rows) & folds["classifier"].isin(cols)].reset_index(drop=True)
+        return ScoreTable(
+            self.scores.loc[rows, cols],
+            self.higher_is_better,
+            source=self.source,
+            notes=self.notes,
+            folds=folds,
+        )
+
+    def to_long(self) -> pd.DataFrame:
+        """Long form with columns ``dataset``, ``classifier``, ``score`` (for AnovaRM and exports)."""
+        long = self.scores.rename_axis(index="dataset", columns="classifier").stack().rename("score")
+        return long.reset_index()
+
+    def with_direction(self, higher_is_better: bool) -> "ScoreTable":
+        """The same scores read with the other convention (higher or lower is better)."""
+        return ScoreTable(self.scores, higher_is_better, source=self.source, notes=self.notes, folds=self.folds)
+
+
+def as_table(table: Any, higher_is_better: bool | None = None) -> ScoreTable:
+    """Accept a :class:`ScoreTable`, or a DataFrame/array together with ``higher_is_better``."""
+    if isinstance(table, ScoreTable):
+        if higher_is_better is not None and bool(higher_is_better) != table.higher_is_better:
+            return table.with_direction(bool(higher_is_better))
+        return table
+    if higher_is_better is None:
+        raise InputError(
+            "Got a plain table without a direction. Pass a ScoreTable, or pass higher_is_better=True "
+            "(accuracy, AUC) or higher_is_better=False (error rate, loss)."
+        )
+    if isinstance(table, pd.DataFrame):
+        return ScoreTable(table, higher_is_better)
+    arr = np.asarray(table, dtype=float)
+    if arr.ndim != 2:
+        raise InputError(f"Expected a 2-D table (data sets x classifiers), got an array of shape {arr.shape}.")
+    frame = pd.DataFrame(
+        arr,
+        index=[f"D{i + 1}" for i in range(arr.shape[0])],
+        columns=[f"C{j + 1}" for j in range(arr.shape[1])],
+    )
+    return ScoreTable(frame, higher_is_better)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation shared by DataFrames and files
+
+
+def _where(source: str | None) -> str:
+    return f"File '{source}'" if source else "Score table"
+
+
+def _validate_scores(
+    frame: Any, *, missing: str, source: str | None, row_labels: Sequence[str] | None
+) -> tuple[pd.DataFrame, list[str]]:
+    where = _where(source)
+    if not isinstance(frame, pd.DataFrame):
+        raise InputError(
+            f"{where}: expected a pandas DataFrame (index = data sets, columns = classifiers), "
+            f"got {type(frame).__name__}. Use load_scores() for files."
+        )
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing={missing!r} is not a policy; choose one of {', '.join(MISSING_POLICIES)}.")
+    notes: list[str] = []
+    df = frame.copy()
+    df.columns = [str(c).strip() for c in df.columns]
+    df.index = [str(i).strip() for i in df.index]
+    labels = list(row_labels) if row_labels is not None else [f"row {i + 1}" for i in range(len(df))]
+
+    empty_cols = [f"column {j + 2}" for j, c in enumerate(df.columns) if c == ""]
+    if empty_cols:
+        raise InputError(f"{where}: classifier name missing in {', '.join(empty_cols)}. Give every column a name.")
+    dup_cols = [c for c, n in Counter(df.columns).items() if n > 1]
+    if dup_cols:
+        where_cols = [
+            f"'{c}' in columns {', '.join(str(j + 2) for j, x in enumerate(df.columns) if x == c)}" for c in dup_cols
+        ]
+        raise InputError(
+            f"{where}: duplicate classifier name(s): {'; '.join(where_cols)}. "
+            "Each classifier must appear once; rename or remove the repeated columns."
+        )
+    empty_rows = [labels[i] for i, name in enumerate(df.index) if name == ""]
+    if empty_rows:
+        raise InputError(f"{where}: data-set name missing on {', '.join(empty_rows)}. Give every row a name.")
+
+    # Numeric columns are taken as they are; other columns are read cell by cell so that a message
+    # can name the offending cell.
+    bad: list[str] = []
+    infinite: list[str] = []
+    values = np.empty(df.shape, dtype=float)
+    for j, col in enumerate(df.columns):
+        column = df.iloc[:, j]
+        if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+            values[:, j] = column.to_numpy(dtype=float, na_value=np.nan)
+            continue
+        numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        for i, (raw, num) in enumerate(zip(column.tolist(), numeric)):
+            if raw is None or raw is pd.NA or (isinstance(raw, float) and np.isnan(raw)):
+                values[i, j] = np.nan
+            elif isinstance(raw, str) and raw.strip().lower() in _MISSING_TOKENS:
+                values[i, j] = np.nan
+            elif np.isnan(num) or isinstance(raw, (bool, np.bool_)):
+                bad.append(f"{labels[i]} (data set '{df.index[i]}'), column '{col}': {raw!r}")
+                values[i, j] = np.nan
+            else:
+                values[i, j] = num
+    for i, j in zip(*np.nonzero(np.isinf(values))):
+        infinite.append(f"{labels[i]} (data set '{df.index[i]}'), column '{df.columns[j]}': {values[i, j]!r}")
+    if bad:
+        raise InputError(
+            f"{where}: {len(bad)} cell(s) are not numbers: {_listing(bad)}. "
+            "Every score must be a number; fix these cells (or leave them empty and choose a missing-data policy)."
+        )
+    if infinite:
+        raise InputError(
+            f"{where}: {len(infinite)} cell(s) are infinite: {_listing(infinite)}. "
+            "Scores must be finite numbers; check how they were computed."
+        )
+
+    out = pd.DataFrame(values, index=df.index, columns=df.columns)
+    nan_mask = np.isnan(values)
+    if nan_mask.any():
+        cells = [
+            f"{labels[i]} (data set '{out.index[i]}'), column '{out.columns[j]}'" for i, j in zip(*np.nonzero(nan_mask))
+        ]
+        if missing == "error":
+            raise InputError(
+                f"{where}: {len(cells)} missing cell(s): {_listing(cells)}. Fill them in, or choose a missing-data "
+                "policy: drop the data sets that have a missing cell, or drop the classifiers that have one."
+            )
+        if missing == "drop-datasets":
+            drop = [i for i in range(len(out)) if nan_mask[i].any()]
+            notes.append(
+                f"Dropped {len(drop)} data set(s) with missing cells: "
+                + ", ".join(f"'{out.index[i]}' ({labels[i]})" for i in drop)
+                + "."
+            )
+            keep = [i for i in range(len(out)) if i not in set(drop)]
+            out = out.iloc[keep]
+            labels = [labels[i] for i in keep]
+        else:
+            drop_cols = [out.columns[j] for j in range(out.shape[1]) if nan_mask[:, j].any()]
+            notes.append(
+                f"Dropped {len(drop_cols)} classifier(s) with missing cells: "
+                + ", ".join(f"'{c}' ({int(nan_mask[:, list(out.columns).index(c)].sum())} missing)" for c in drop_cols)
+                + "."
+            )
+            out = out.drop(columns=drop_cols)
+
+    if out.shape[1] < 2:
+        raise InputError(
+            f"{where}: {out.shape[1]} classifier column(s) left ({', '.join(out.columns) or 'none'}); comparing needs "
+            "at least 2. A wide file needs the data-set names in the first column and one column per classifier."
+        )
+    if out.shape[0] < 2:
+        raise InputError(
+            f"{where}: {out.shape[0]} data set(s) left; comparing classifiers over data sets needs at least 2 rows."
+        )
+
+    names, renamed = _unique_names(list(out.index))
+    if renamed:
+        for name, positions in renamed:
+            lines = [labels[i] for i, n in enumerate(out.index) if n == name]
+            new = [names[p] for p in positions]
+            notes.append(
+                f"Data-set name '{name}' appears {len(lines)} times ({', '.join(lines)}); all rows are kept and the "
+                f"repeats were renamed {', '.join(repr(n) for n in new)}. Rename them in the file if they are "
+                "different data sets, or remove one if it is a duplicate."
+            )
+        out.index = names
+    out.index.name = "dataset"
+    out.columns.name = "classifier"
+    return out, notes
+
+
+# ---------------------------------------------------------------------------------------------
+# reading files
+
+
+def _read_text(source: Any, name: str | None) -> tuple[str, str]:
+    """Return (text, display name) from a path, bytes, text or a file-like object."""
+    display = name
+    if isinstance(source, (str, os.PathLike)) and not (isinstance(source, str) and "\n" in source):
+        path = Path(source)
+        display = display or path.name
+        if not path.exists():
+            raise InputError(f"File '{path}' does not exist. Check the path.")
+        if path.is_dir():
+            raise InputError(f"'{path}' is a folder, not a file. Give the path of a CSV/TSV file.")
+        raw: bytes | str = path.read_bytes()
+    elif isinstance(source, str):
+        raw = source
+        display = display or "pasted text"
+    elif isinstance(source, (bytes, bytearray)):
+        raw = bytes(source)
+    elif hasattr(source, "read"):
+        raw = source.read()
+        display = display or getattr(source, "name", None)
+    else:
+        raise InputError(
+            f"Cannot read scores from a {type(source).__name__}; give a file path, bytes, text or a file object."
+        )
+    display = display or "uploaded file"
+    if isinstance(raw, str):
+        text = raw.lstrip("\ufeff")
+    else:
+        if b"\x00" in raw[:4096]:
+            raise InputError(
+                f"File '{display}' looks binary (it contains NUL bytes), not a text table. "
+                "Export the scores as CSV or TSV (e.g. from a spreadsheet: File > Save as > CSV)."
+            )
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("cp1252", errors="replace")
+    stripped = text.lstrip().lower()
+    if stripped.startswith("<!doctype html") or stripped.startswith("<html") or stripped.startswith("<?xml"):
+        raise InputError(
+            f"File '{display}' is an HTML/XML page, not a CSV table. Download the raw CSV file instead."
+        )
+    if not text.strip():
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    return text, display
+
+
+def _detect_delimiter(lines: list[str]) -> str:
+    best, best_fields = ",", 1
+    for delim in ("\t", ";", ",", "|"):
+        counts = {len(row) for row in csv.reader(lines[:50], delimiter=delim)}
+        if len(counts) == 1:
+            fields = counts.pop()
+            if fields > best_fields:
+                best, best_fields = delim, fields
+    if best_fields == 1:
+        # Inconsistent rows: take the delimiter that splits the header most; ragged rows are reported later.
+        header = lines[0]
+        best = max(("\t", ";", ",", "|"), key=lambda d: len(next(csv.reader([header], delimiter=d))))
+    return best
+
+
+def _read_rows(text: str, display: str, sep: str | None) -> tuple[list[list[str]], list[int], str]:
+    """Split into rows of stripped cells; keep the 1-based line number of every row."""
+    lines = text.splitlines()
+    numbered = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
+    if not numbered:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    delim = sep or _detect_delimiter([line for _, line in numbered])
+    rows, line_numbers = [], []
+    for (lineno, line), cells in zip(numbered, csv.reader([line for _, line in numbered], delimiter=delim)):
+        rows.append([c.strip() for c in cells])
+        line_numbers.append(lineno)
+    # A trailing delimiter on every line makes an empty last column: not data.
+    if all(len(r) > 1 and r[-1] == "" for r in rows):
+        rows = [r[:-1] for r in rows]
+    return rows, line_numbers, delim
+
+
+def _delim_name(delim: str) -> str:
+    return {"\t": "tab", ";": "semicolon", ",": "comma", "|": "pipe"}.get(delim, repr(delim))
+
+
+def _convert_cells(
+    cells: list[tuple[str, str]], display: str, decimal: str | None, notes: list[str]
+) -> list[float | str]:
+    """Parse score cells given as (location, raw text). Missing cells become NaN; others stay raw for errors."""
+    present = [raw for _, raw in cells if raw.lower() not in _MISSING_TOKENS]
+    if decimal is None:
+        comma = [raw for raw in present if _COMMA_DECIMAL.match(raw)]
+        dot = [raw for raw in present if _DOT_DECIMAL.match(raw)]
+        if comma and dot:
+            loc = next(loc for loc, raw in cells if _COMMA_DECIMAL.match(raw))
+            raise InputError(
+                f"File '{display}': numbers mix decimal points and decimal commas (e.g. {loc}: '{comma[0]}' "
+                f"and '{dot[0]}'). Use one decimal separator throughout."
+            )
+        decimal = "," if comma else "."
+        if comma:
+            notes.append(f"Read decimal commas: '{comma[0]}' was read as {comma[0].replace(',', '.')}.")
+    percent = [raw for raw in present if raw.endswith("%")]
+    if percent:
+        notes.append(f"Removed percent signs from {len(percent)} cell(s) (e.g. '{percent[0]}' read as {percent[0][:-1]}).")
+    out: list[float | str] = []
+    for _, raw in cells:
+        text = raw
+        if text.lower() in _MISSING_TOKENS:
+            out.append(np.nan)
+            continue
+        if text.endswith("%"):
+            text = text[:-1].strip()
+        if decimal == ",":
+            text = text.replace(",", ".")
+        try:
+            out.append(float(text))
+        except ValueError:
+            out.append(raw)
+    return out
+
+
+def load_scores(
+    source: Any,
+    *,
+    higher_is_better: bool = True,
+    layout: str = "auto",
+    missing: str = "error",
+    name: str | None = None,
+    sep: str | None = None,
+    decimal: str | None = None,
+    dataset_col: str | None = None,
+    classifier_col: str | None = None,
+    score_col: str | None = None,
+) -> ScoreTable:
+    """Load a score table from a CSV/TSV file, bytes, text or file object.
+
+    Parameters
+    ----------
+    source : path, bytes, str or file-like
+        A ``str`` containing a newline is read as the table's text (pasted data).
+    higher_is_better : bool
+        Direction of the scores (True: accuracy, AUC; False: error, loss).
+    layout : {"auto", "wide", "long"}
+        "wide": first column = data sets, one column per classifier. "long": a data-set, a classifier
+        and a score column, optionally repetition/fold columns. "auto" picks "long" when the header
+        names a classifier column (classifier/algorithm/method/model) and a score column.
+    missing : {"error", "drop-datasets", "drop-classifiers"}
+        Policy for missing cells (see :class:`ScoreTable`).
+    name : str, optional
+        Name of the source used in messages (defaults to the file name).
+    sep, decimal : str, optional
+        Force the delimiter (default: detected among tab, semicolon, comma, pipe) or the decimal
+        separator (default: detected; decimal commas are read and recorded in the notes).
+    dataset_col, classifier_col, score_col : str, optional
+        Column names of a long table when they are not recognised automatically.
+    """
+    if layout not in LAYOUTS:
+        raise InputError(f"layout={layout!r} is not known; choose one of {', '.join(LAYOUTS)}.")
+    text, display = _read_text(source, name)
+    rows, line_numbers, delim = _read_rows(text, display, sep)
+    notes: list[str] = []
+    header = rows[0]
+    if len(header) < 2:
+        raise InputError(
+            f"File '{display}' has a single column (line {line_numbers[0]}: {header[0]!r}). Expected the data-set "
+            "names in the first column and one column per classifier, separated by commas, semicolons or tabs."
+        )
+    if delim != ",":
+        notes.append(f"Columns are separated by {_delim_name(delim)}s.")
+    if len(rows) < 2:
+        raise InputError(f"File '{display}' has a header but no data rows. Add one row per data set.")
+
+    lowered = [h.strip().lower() for h in header]
+    is_long = layout == "long" or (
+        layout == "auto"
+        and (classifier_col in header or any(h in _CLASSIFIER_NAMES for h in lowered))
+        and (score_col in header or any(h in _SCORE_NAMES for h in lowered))
+    )
+    for r, lineno in zip(rows[1:], line_numbers[1:]):
+        if len(r) != len(header):
+            raise InputError(
+                f"File '{display}', line {lineno}: {len(r)} field(s) where the header (line {line_numbers[0]}) has "
+                f"{len(header)}. Every row needs one value per column; check for a missing or extra "
+                f"{_delim_name(delim)}."
+            )
+    if is_long:
+        return _build_long(
+            rows, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col, score_col
+        )
+    return _build_wide(rows, line_numbers, display, notes, higher_is_better, missing, decimal)
+
+
+def _build_wide(rows, line_numbers, display, notes, higher_is_better, missing, decimal) -> ScoreTable:
+    header = rows[0]
+    classifiers = header[1:]
+    body = rows[1:]
+    cells = [
+        (f"line {line_numbers[i + 1]}, column '{classifiers[j]}'", r[j + 1])
+        for i, r in enumerate(body)
+        for j in range(len(classifiers))
+    ]
+    values = _convert_cells(cells, display, decimal, notes)
+    k = len(classifiers)
+    grid = [values[i * k : (i + 1) * k] for i in range(len(body))]
+    frame = pd.DataFrame(grid, index=[r[0] for r in body], columns=classifiers, dtype=object)
+    labels = tuple(f"line {n}" for n in line_numbers[1:])
+    return ScoreTable(
+        frame, higher_is_better, missing=missing, source=display, notes=tuple(notes), row_labels=labels
+    )
+
+
+def _find_column(header: list[str], explicit: str | None, synonyms: set[str], what: str, display: str) -> int:
+    if explicit is not None:
+        if explicit not in header:
+            raise InputError(f"File '{display}': no column named {explicit!r} for the {what}; the header is {header}.")
+        return header.index(explicit)
+    for j, h in enumerate(header):
+        if h.strip().lower() in synonyms:
+            return j
+    raise InputError(
+        f"File '{display}' looks like a long table but has no {what} column (looked for "
+        f"{', '.join(sorted(synonyms))}); the header is {header}. Name the column, or pass it explicitly."
+    )
+
+
+def _build_long(
+    rows, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col, score_col
+) -> ScoreTable:
+    header = rows[0]
+    j_data = _find_column(header, dataset_col, _DATASET_NAMES, "data-set", display)
+    j_clf = _find_column(header, classifier_col, _CLASSIFIER_NAMES, "classifier", display)
+    j_score = _find_column(header, score_col, _SCORE_NAMES, "score", display)
+    fold_cols = [
+        j for j, h in enumerate(header) if j not in (j_data, j_clf, j_score) and h.strip().lower() in _FOLD_NAMES
+    ]
+    ignored = [h for j, h in enumerate(header) if j not in (j_data, j_clf, j_score, *fold_cols)]
+    if ignored:
+        notes.append(f"Ignored column(s) {', '.join(repr(h) for h in ignored)} of the long table.")
+    body = rows[1:]
+    lines = line_numbers[1:]
+    for r, lineno in zip(body, lines):
+        if r[j_data] == "":
+            raise InputError(f"File '{display}', line {lineno}: the data-set name (column '{header[j_data]}') is empty.")
+        if r[j_clf] == "":
+            raise InputError(f"File '{display}', line {lineno}: the classifier name (column '{header[j_clf]}') is empty.")
+    cells = [(f"line {n}, column '{header[j_score]}'", r[j_score]) for r, n in zip(body, lines)]
+    values = _convert_cells(cells, display, decimal, notes)
+    bad = [
+        f"line {n} (data set '{r[j_data]}', classifier '{r[j_clf]}'): {v!r}"
+        for r, n, v in zip(body, lines, values)
+        if isinstance(v, str)
+    ]
+    if bad:
+        raise InputError(
+            f"File '{display}': {len(bad)} score(s) in column '{header[j_score]}' are not numbers: {_listing(bad)}. "
+            "Fix these cells."
+        )
+    inf = [f"line {n}: {r[j_score]!r}" for r, n, v in zip(body, lines, values) if np.isinf(v)]
+    if inf:
+        raise InputError(f"File '{display}': infinite score(s): {_listing(inf)}. Scores must be finite numbers.")
+    na_rows = [f"line {n} (data set '{r[j_data]}', classifier '{r[j_clf]}')" for r, n, v in zip(body, lines, values) if np.isnan(v)]
+    if na_rows and missing == "error":
+        raise InputError(
+            f"File '{display}': {len(na_rows)} missing score(s): {_listing(na_rows)}. Fill them in, remove the rows, "
+            "or choose a missing-data policy."
+        )
+    fold_names = [header[j] for j in fold_cols]
+    folds = pd.DataFrame(
+        {
+            "dataset": [r[j_data] for r in body],
+            "classifier": [r[j_clf] for r in body],
+            **{h: [r[j] for r in body] for h, j in zip(fold_names, fold_cols)},
+            "score": np.asarray(values, dtype=float),
+            "line": lines,
+        }
+    )
+    key = ["dataset", "classifier", *fold_names]
+    dup = folds[folds.duplicated(key, keep=False)]
+    if fold_names and not dup.empty:
+        first = dup.iloc[0]
+        where = ", ".join(f"{c}={first[c]!r}" for c in key)
+        raise InputError(
+            f"File '{display}': the same {where} appears on lines "
+            f"{', '.join(str(x) for x in dup[(dup[key] == first[key]).all(axis=1)]['line'])}. "
+            "Each repetition/fold may appear once per data set and classifier."
+        )
+    if na_rows:
+        notes.append(f"{len(na_rows)} fold-level row(s) with a missing score were left out of the averages: {_listing(na_rows)}.")
+    present = folds.dropna(subset=["score"])
+    datasets = list(dict.fromkeys(folds["dataset"]))
+    classifiers = list(dict.fromkeys(folds["classifier"]))
+    grouped = present.groupby(["dataset", "classifier"], sort=False)["score"]
+    counts = grouped.size()
+    means = grouped.mean().unstack("classifier").reindex(index=datasets, columns=classifiers)
+    if counts.max() > 1:
+        if counts.nunique() == 1:
+            notes.append(f"Averaged {int(counts.iloc[0])} rows per data set and classifier (repetitions/folds).")
+        else:
+            notes.append(
+                f"Averaged repetitions/folds per data set and classifier; the number of rows per cell varies from "
+                f"{int(counts.min())} to {int(counts.max())}."
+            )
+        if not fold_names:
+            notes.append("No repetition/fold column was found, so repeated rows of a cell were treated as repetitions.")
+    # A cell that has no row at all is missing: the policy decides.
+    first_line = dict(zip(reversed(folds["dataset"].tolist()), reversed(lines)))
+    labels = tuple(f"first on line {first_line[d]}" for d in datasets)
+    folds = folds.drop(columns="line")
+    return ScoreTable(
+        means.astype(object),
+        higher_is_better,
+        missing=missing,
+        source=display,
+        notes=tuple(notes),
+        folds=folds if (fold_names or counts.max() > 1) else None,
+        row_labels=labels,
+    )

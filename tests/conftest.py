@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+import compare_lib as cl
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_data"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _load(name: str, **kw) -> cl.ScoreTable:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return cl.load_scores(SAMPLES / name, **kw)
+
+
+@pytest.fixture(scope="session")
+def demsar() -> cl.ScoreTable:
+    """Demšar 2006, Table 6 with voting/C4.5+cf = 0.9751 (reproduces the paper's ranks)."""
+    return _load("demsar2006_table6_auc_untied.csv")
+
+
+@pytest.fixture(scope="session")
+def demsar_printed() -> cl.ScoreTable:
+    """Demšar 2006, Table 6 exactly as printed (voting ties C4.5+cf and C4.5+m+cf)."""
+    return _load("demsar2006_table6_auc.csv")
+
+
+@pytest.fixture(scope="session")
+def garcia() -> cl.ScoreTable:
+    """García & Herrera 2008, Table 2."""
+    return _load("garcia_herrera2008_table2_accuracy.csv")
+
+
+@pytest.fixture(scope="session")
+def benavoli() -> cl.ScoreTable:
+    """Benavoli, Corani & Mangili 2016, appendix Table 2 (54 data sets x C1..C7)."""
+    return _load("benavoli2016_table2_accuracy.csv")
+
+
+@pytest.fixture(scope="session")
+def benavoli_example1() -> cl.ScoreTable:
+    return _load("benavoli2016_example1.csv")

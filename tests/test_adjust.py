@@ -1,0 +1,192 @@
+"""p-value adjustments against independent implementations of their definitions."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+import compare_lib as cl
+from compare_lib.adjust import PROCEDURES, procedures_for
+
+
+def _holm(p):
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    out = np.empty(m)
+    running = 0.0
+    for j, idx in enumerate(order):
+        running = max(running, (m - j) * p[idx])
+        out[idx] = min(1.0, running)
+    return out
+
+
+def _hochberg(p):
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    out = np.empty(m)
+    running = 1.0
+    for j in range(m - 1, -1, -1):
+        idx = order[j]
+        running = min(running, (m - j) * p[idx])
+        out[idx] = running
+    return out
+
+
+def _simes(ps):
+    ps = np.sort(ps)
+    n = len(ps)
+    return min(1.0, np.min(n * ps / np.arange(1, n + 1)))
+
+
+def _hommel_closed_testing(p):
+    """Hommel (1988) = closed testing with Simes tests: APV_i = max over subsets I containing i of Simes(I)."""
+    m = len(p)
+    out = np.zeros(m)
+    for size in range(1, m + 1):
+        for subset in combinations(range(m), size):
+            s = _simes(p[list(subset)])
+            for i in subset:
+                out[i] = max(out[i], s)
+    return out
+
+
+def _hommel_garcia_figure3(p):
+    """García & Herrera 2008, Figure 3 (indices 1-based, p sorted, m = k - 1 hypotheses)."""
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    m = len(ps)
+    k = m + 1
+    apv = ps.copy()
+    for j in range(k - 1, 1, -1):
+        c = [j * ps[i - 1] / (j + i - k + 1) for i in range(1, m + 1) if i > (k - 1 - j)]
+        c_min = min(c)
+        for i in range(1, m + 1):
+            if i > k - 1 - j:
+                apv[i - 1] = max(apv[i - 1], c_min)
+            else:
+                apv[i - 1] = max(apv[i - 1], min(c_min, j * ps[i - 1]))
+    out = np.empty(m)
+    out[order] = np.minimum(apv, 1.0)
+    return out
+
+
+def _bergmann_hommel_brute(p, k):
+    """APV_i = max over exhaustive I containing i of |I| min_{j in I} p_j; exhaustive sets by definition."""
+    pairs = list(combinations(range(k), 2))
+    out = np.zeros(len(pairs))
+    for mask in range(1, 2 ** len(pairs)):
+        members = [h for h in range(len(pairs)) if mask >> h & 1]
+        chosen = {pairs[h] for h in members}
+        ok = all(
+            sum(q in chosen for q in combinations(tri, 2)) != 2 for tri in combinations(range(k), 3)
+        )
+        if not ok:
+            continue
+        value = len(members) * min(p[h] for h in members)
+        for h in members:
+            out[h] = max(out[h], value)
+    order = np.argsort(p, kind="stable")
+    out[order] = np.maximum.accumulate(np.minimum(out[order], 1.0))
+    return out
+
+
+def _random_p(rng, m):
+    return np.sort(rng.uniform(0, 0.1, m) ** rng.uniform(1, 3))[rng.permutation(m)]
+
+
+def test_holm_hochberg_bonferroni_match_definitions():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        p = _random_p(rng, int(rng.integers(1, 15)))
+        assert np.allclose(cl.adjust(p, "holm"), _holm(p))
+        assert np.allclose(cl.adjust(p, "hochberg"), _hochberg(p))
+        assert np.allclose(cl.adjust(p, "bonferroni"), np.minimum(1, len(p) * p))
+
+
+def test_hommel_matches_closed_testing_and_garcia_figure3():
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        p = _random_p(rng, int(rng.integers(1, 9)))
+        ours = cl.adjust(p, "hommel")
+        assert np.allclose(ours, _hommel_closed_testing(p), rtol=1e-12, atol=1e-15)
+        assert np.allclose(ours, _hommel_garcia_figure3(p), rtol=1e-12, atol=1e-15)
+
+
+def test_hommel_demsar_decision_rule(demsar):
+    """Demšar: find the largest j with p_{n-j+k} > k alpha / j for all k = 1..j; reject p_i <= alpha / j.
+
+    The paper says j = 2 here, but p_2 = 0.019 < 0.05/2 fails the condition at k = 1, so j = 1; both
+    reject exactly the first two hypotheses, as Demšar reports.
+    """
+    res = cl.posthoc(demsar, "mean-ranks", "hommel", control="C4.5")
+    p = np.sort(res["p"].to_numpy())
+    n, alpha = len(p), 0.05
+    js = [j for j in range(1, n + 1) if all(p[n - j + kk - 1] > kk * alpha / j for kk in range(1, j + 1))]
+    assert max(js) == 1
+    assert res["reject"].tolist() == list(p <= alpha / max(js)) == [True, True, False]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_bergmann_hommel_matches_brute_force(k):
+    rng = np.random.default_rng(k)
+    m = k * (k - 1) // 2
+    for _ in range(25 if k < 5 else 6):
+        p = _random_p(rng, m)
+        assert np.allclose(cl.adjust(p, "bergmann-hommel"), _bergmann_hommel_brute(p, k), rtol=1e-12)
+
+
+def test_bergmann_hommel_pair_order_is_respected():
+    rng = np.random.default_rng(11)
+    k = 5
+    pairs = list(combinations(range(k), 2))
+    p = _random_p(rng, len(pairs))
+    perm = rng.permutation(len(pairs))
+    shuffled_pairs = [pairs[i] for i in perm]
+    shuffled = cl.adjust(p[perm], "bergmann-hommel", pairs=shuffled_pairs)
+    assert np.allclose(shuffled, cl.adjust(p, "bergmann-hommel")[perm])
+    with pytest.raises(cl.InputError, match="every pair"):
+        cl.adjust(p, "bergmann-hommel", pairs=pairs[:-1] + [(0, 1)])
+
+
+def test_shaffer_possible_true_counts_and_t():
+    assert cl.possible_true_counts(3) == {0, 1, 3}
+    assert cl.possible_true_counts(4) == {0, 1, 2, 3, 6}
+    assert cl.possible_true_counts(5) == {0, 1, 2, 3, 4, 6, 10}
+    assert cl.shaffer_t(4) == (6, 3, 3, 3, 2, 1)
+    rng = np.random.default_rng(3)
+    p = _random_p(rng, 6)
+    order = np.argsort(p)
+    expected = np.empty(6)
+    expected[order] = np.minimum(1, np.maximum.accumulate(np.array([6, 3, 3, 3, 2, 1]) * p[order]))
+    assert np.allclose(cl.adjust(p, "shaffer"), expected)
+
+
+def test_ties_get_the_same_apv_whatever_the_order():
+    p = np.array([0.01, 0.02, 0.01, 0.03, 0.02, 0.5])
+    for method in ("bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel"):
+        apv = cl.adjust(p, method)
+        assert apv[0] == apv[2] and apv[1] == apv[4], method
+        perm = np.array([5, 3, 4, 1, 2, 0])
+        assert np.allclose(cl.adjust(p[perm], method), apv[perm]), method
+
+
+def test_adjust_errors():
+    with pytest.raises(cl.InputError, match="Unknown procedure"):
+        cl.adjust([0.1], "tukey")
+    with pytest.raises(cl.InputError, match=r"\[0, 1\]"):
+        cl.adjust([0.1, 1.5], "holm")
+    with pytest.raises(cl.InputError, match="k\\(k-1\\)/2"):
+        cl.adjust([0.1, 0.2], "shaffer")
+    with pytest.raises(cl.InputError, match="studentized range"):
+        cl.adjust([0.1, 0.2, 0.3], "nemenyi")
+    assert cl.adjust([], "holm").size == 0
+
+
+def test_registry_drives_families():
+    assert procedures_for("control") == ["bonferroni-dunn", "holm", "hochberg", "hommel"]
+    assert procedures_for("all-pairs") == [
+        "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel",
+    ]
+    assert all(p.reference for p in PROCEDURES.values())

@@ -1,0 +1,81 @@
+"""Invariants of every procedure on random tables with ties (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import compare_lib as cl
+
+from .strategies import score_tables
+
+ALL_PAIRS = ["bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(score_tables(), st.sampled_from(cl.TESTS), st.floats(0.001, 0.3))
+def test_pvalues_in_range_apv_at_least_p_and_reject_iff_apv_le_alpha(table, test, alpha):
+    for correction in ALL_PAIRS + (["nemenyi"] if test == "mean-ranks" else []):
+        res = cl.posthoc(table, test, correction, alpha=alpha)
+        assert ((res["p"] >= 0) & (res["p"] <= 1)).all()
+        assert ((res["p_adj"] >= 0) & (res["p_adj"] <= 1)).all()
+        assert (res["p_adj"] >= res["p"] - 1e-15).all()
+        assert (res["reject"] == (res["p_adj"] <= alpha)).all()
+        # Monotone in the raw p-values.
+        assert np.all(np.diff(res["p_adj"].to_numpy()) >= -1e-15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(score_tables(min_k=2, max_k=7), st.sampled_from(cl.TESTS))
+def test_power_ordering_of_all_pairs_procedures(table, test):
+    apv = {c: cl.posthoc(table, test, c).set_index(["a", "b"])["p_adj"] for c in ALL_PAIRS}
+    tol = 1e-12
+    assert (apv["bergmann-hommel"] <= apv["shaffer"] + tol).all()
+    assert (apv["shaffer"] <= apv["holm"] + tol).all()
+    assert (apv["holm"] <= apv["bonferroni"] + tol).all()
+    assert (apv["hochberg"] <= apv["holm"] + tol).all()
+    assert (apv["hommel"] <= apv["hochberg"] + tol).all()
+
+
+@settings(max_examples=50, deadline=None)
+@given(score_tables(min_k=3, max_k=6), st.sampled_from(cl.TESTS), st.randoms(use_true_random=False))
+def test_results_permute_with_columns_and_rows(table, test, random):
+    cols = table.classifiers[:]
+    rows = table.datasets[:]
+    random.shuffle(cols)
+    random.shuffle(rows)
+    shuffled = table.subset(cols, rows)
+    for correction in ("holm", "shaffer", "bergmann-hommel", "hommel"):
+        a = cl.posthoc(table, test, correction)
+        b = cl.posthoc(shuffled, test, correction)
+        key = lambda r: frozenset((r.a, r.b))  # noqa: E731
+        pa = {key(r): (r.p, r.p_adj) for r in a.itertuples()}
+        pb = {key(r): (r.p, r.p_adj) for r in b.itertuples()}
+        assert pa.keys() == pb.keys()
+        for h in pa:
+            assert np.allclose(pa[h], pb[h], rtol=1e-12, atol=0), (correction, h)
+    assert np.isclose(cl.friedman(table).statistic, cl.friedman(shuffled).statistic)
+
+
+@settings(max_examples=40, deadline=None)
+@given(score_tables(min_k=4, max_k=7), st.sampled_from(["wilcoxon", "sign"]))
+def test_pairwise_tests_do_not_depend_on_the_pool(table, test):
+    """Benavoli et al.: the Wilcoxon and sign p-values of a pair do not change when classifiers are added."""
+    small = table.subset(table.classifiers[:2])
+    raw_small = cl.posthoc(small, test, "bonferroni").iloc[0]
+    full = cl.posthoc(table, test, "bonferroni")
+    a, b = table.classifiers[:2]
+    row = full[(full["a"] == a) & (full["b"] == b)].iloc[0]
+    assert row["p"] == raw_small["p"] and row["statistic"] == raw_small["statistic"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(score_tables(min_k=2, max_k=8))
+def test_ranks_are_a_permutation_average(table):
+    ranks = table.ranks.to_numpy()
+    k = table.n_classifiers
+    assert np.allclose(ranks.sum(axis=1), k * (k + 1) / 2)
+    assert np.isclose(table.mean_ranks.sum(), k * (k + 1) / 2)
+    w = cl.ranks.win_fraction(table.scores.to_numpy(), higher_is_better=table.higher_is_better)
+    assert np.allclose(table.mean_ranks.to_numpy(), 1 + w.sum(axis=0))
