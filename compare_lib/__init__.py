@@ -10,6 +10,7 @@ Conventions: rank 1 = best, ties get average ranks, the direction of the scores 
     cl.posthoc(t, test="wilcoxon", correction="holm")
 """
 
+from . import plots, report
 from .adjust import PROCEDURES, adjust, possible_true_counts, procedures_for, shaffer_t
 from .critical import (
     bonferroni_dunn_q,

@@ -1,0 +1,161 @@
+"""Tables and sentences for reports: formatted p-values, LaTeX tables, plain-language verdicts.
+
+Everything the dashboard writes in words is produced here, so a notebook gets the same text.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
+
+
+def format_p(p: float, digits: int = 3) -> str:
+    """A p-value for text: 3 decimals, scientific below 0.001 (never '0.000')."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    if p == 0:
+        return "< 1e-300"
+    if p < 10 ** (-digits):
+        return f"{p:.2e}"
+    return f"{p:.{digits}f}"
+
+
+def omnibus_frame(
+    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float
+) -> pd.DataFrame:
+    """The omnibus tests side by side: test, statistic, degrees of freedom, p, reject at alpha."""
+    rows = [
+        {
+            "test": "Friedman" + (" (tie-corrected)" if friedman.tie_correction else ""),
+            "symbol": "chi2_F",
+            "statistic": friedman.statistic,
+            "df": f"{friedman.df}",
+            "p": friedman.pvalue,
+        },
+        {
+            "test": "Iman-Davenport",
+            "symbol": "F_F",
+            "statistic": iman_davenport.statistic,
+            "df": f"{iman_davenport.df1}, {iman_davenport.df2}",
+            "p": iman_davenport.pvalue,
+        },
+    ]
+    if anova is not None:
+        rows.append(
+            {
+                "test": "Repeated-measures ANOVA",
+                "symbol": "F",
+                "statistic": anova.statistic,
+                "df": f"{anova.df1}, {anova.df2}",
+                "p": anova.pvalue,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    frame["reject"] = frame["p"] <= alpha
+    return frame
+
+
+def omnibus_sentence(friedman: FriedmanResult, iman_davenport: ImanDavenportResult) -> str:
+    """'Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020' for a paper."""
+    return (
+        f"Friedman chi2_F({friedman.df}) = {friedman.statistic:.2f}, p = {format_p(friedman.pvalue)}; "
+        f"Iman-Davenport F_F({iman_davenport.df1}, {iman_davenport.df2}) = {iman_davenport.statistic:.2f}, "
+        f"p = {format_p(iman_davenport.pvalue)}"
+    )
+
+
+def omnibus_verdict(
+    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float
+) -> str:
+    """A plain-language reading of the omnibus tests at level alpha (Markdown)."""
+    k, n = friedman.k, friedman.n
+    fr_rej = friedman.pvalue <= alpha
+    ff_rej = iman_davenport.pvalue <= alpha
+    lines = []
+    if fr_rej and ff_rej:
+        lines.append(
+            f"**The {k} classifiers do not all perform equally** (α = {alpha:g}): both the Friedman test "
+            f"(p = {format_p(friedman.pvalue)}) and the Iman-Davenport test (p = {format_p(iman_davenport.pvalue)}) "
+            "reject the hypothesis that their mean ranks are equal. Post-hoc tests can now say which pairs differ."
+        )
+    elif ff_rej:
+        lines.append(
+            f"**The classifiers differ according to Iman-Davenport** (p = {format_p(iman_davenport.pvalue)} ≤ "
+            f"α = {alpha:g}), while Friedman's more conservative χ² approximation does not reject "
+            f"(p = {format_p(friedman.pvalue)}). Demšar (2006) recommends Iman-Davenport's F_F here."
+        )
+    elif fr_rej:
+        lines.append(
+            f"**The Friedman test rejects equality** (p = {format_p(friedman.pvalue)}) but Iman-Davenport does not "
+            f"(p = {format_p(iman_davenport.pvalue)}); treat the difference as borderline."
+        )
+    else:
+        lines.append(
+            f"**No significant difference among the {k} classifiers** at α = {alpha:g}: Friedman "
+            f"p = {format_p(friedman.pvalue)}, Iman-Davenport p = {format_p(iman_davenport.pvalue)}. "
+            "This does not show that they are equal; with N = "
+            f"{n} data sets the tests may lack power. Post-hoc comparisons are not warranted."
+        )
+    if anova is not None and (anova.pvalue <= alpha) != ff_rej:
+        verb = "rejects" if anova.pvalue <= alpha else "does not reject"
+        lines.append(
+            f"The parametric repeated-measures ANOVA {verb} (p = {format_p(anova.pvalue)}); it assumes normal, "
+            "commensurable scores with equal variances across classifiers, which Demšar (2006, §3.2.1) warns are "
+            "rarely met by results on different data sets."
+        )
+    return "\n\n".join(lines)
+
+
+def _latex_escape(text: str) -> str:
+    out = str(text)
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}")):
+        out = out.replace(a, b)
+    return out
+
+
+def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | None = None, digits: int = 3,
+             index: bool = False) -> str:
+    """A booktabs LaTeX table (no jinja2 needed); p-value-like columns keep small values readable."""
+    data = frame.reset_index() if index else frame
+    cols = list(data.columns)
+
+    def cell(value) -> str:
+        if isinstance(value, (bool, np.bool_)):
+            return r"\checkmark" if value else ""
+        if isinstance(value, (int, np.integer)):
+            return str(int(value))
+        if isinstance(value, (float, np.floating)):
+            if math.isnan(value):
+                return "--"
+            if math.isinf(value):
+                return r"$\infty$" if value > 0 else r"$-\infty$"
+            if value != 0 and abs(value) < 10 ** (-digits):
+                mant, exp = f"{value:.2e}".split("e")
+                return f"${mant} \\cdot 10^{{{int(exp)}}}$"
+            return f"{value:.{digits}f}"
+        return _latex_escape(value)
+
+    align = "".join("r" if pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c]) else "l" for c in cols)
+    lines = [r"\begin{table}[ht]", r"\centering"]
+    if caption:
+        lines.append(rf"\caption{{{_latex_escape(caption)}}}")
+    if label:
+        lines.append(rf"\label{{{label}}}")
+    lines += [rf"\begin{{tabular}}{{{align}}}", r"\toprule", " & ".join(_latex_escape(c) for c in cols) + r" \\", r"\midrule"]
+    for row in data.itertuples(index=False):
+        lines.append(" & ".join(cell(v) for v in row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def scores_with_ranks(table) -> pd.DataFrame:
+    """Demšar's Table 6 layout: each cell 'score (rank)', with a final 'average rank' row (strings)."""
+    scores, ranks = table.scores, table.ranks
+    cells = scores.map(lambda v: f"{v:.6g}") + " (" + ranks.map(lambda r: f"{r:g}") + ")"
+    avg = pd.DataFrame([table.mean_ranks.map(lambda r: f"{r:.3f}")], index=["average rank"])
+    return pd.concat([cells, avg])

@@ -1,0 +1,67 @@
+"""Omnibus tests: Friedman, Iman-Davenport and repeated-measures ANOVA side by side."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import compare_lib as cl
+import ui
+
+st.title("Omnibus tests")
+table = ui.active_table()
+alpha = ui.alpha()
+st.caption(ui.table_caption(table))
+
+tie_correction = st.toggle(
+    "Correct the Friedman statistic for ties",
+    value=False,
+    key="w_tie_correction",
+    help="Off: exactly Demšar's formula (his worked numbers). On: divided by 1 − Σ(t³ − t)/(N k (k² − 1)), "
+    "as scipy and R's friedman.test compute it.",
+)
+results = ui.call(ui.omnibus, table.scores, table.higher_is_better, tie_correction)
+if results is None:
+    st.stop()
+fr, ff, an = results
+
+c1, c2, c3 = st.columns(3)
+c1.metric(f"Friedman χ²_F ({fr.df} df)", f"{fr.statistic:.3f}", f"p = {cl.report.format_p(fr.pvalue)}", delta_color="off", delta_arrow="off", border=True)
+c2.metric(
+    f"Iman-Davenport F_F ({ff.df1}, {ff.df2} df)", f"{ff.statistic:.3f}", f"p = {cl.report.format_p(ff.pvalue)}",
+    delta_color="off", delta_arrow="off", border=True,
+)
+c3.metric(f"RM-ANOVA F ({an.df1}, {an.df2} df)", f"{an.statistic:.3f}", f"p = {cl.report.format_p(an.pvalue)}", delta_color="off", delta_arrow="off", border=True)
+
+st.markdown(cl.report.omnibus_verdict(fr, ff, an, alpha))
+for note in fr.notes:
+    st.warning(note)
+
+summary = cl.report.omnibus_frame(fr, ff, an, alpha)
+st.dataframe(summary, width="stretch", hide_index=True)
+ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
+st.markdown("**For your paper**")
+st.code(cl.report.omnibus_sentence(fr, ff), language=None)
+
+tab_ranks, tab_heat = st.tabs(["Mean ranks", "Ranks per data set"])
+with tab_ranks:
+    st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart")
+with tab_heat:
+    st.plotly_chart(cl.plots.rank_heatmap(table), width="stretch", key="rank_heatmap")
+
+with st.expander("What do these tests do?"):
+    st.markdown(
+        "All three test the null hypothesis that the classifiers perform equally. The **Friedman test** "
+        "ranks the classifiers on each data set (1 = best) and checks whether their mean ranks $R_j$ differ "
+        "more than chance allows (Demšar 2006, §3.2.2):"
+    )
+    st.latex(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right] \sim \chi^2_{k-1}")
+    st.markdown(
+        "Iman and Davenport showed this is too conservative and proposed"
+    )
+    st.latex(r"F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F} \sim F_{k-1,\,(k-1)(N-1)}")
+    st.markdown(
+        "The **repeated-measures ANOVA** compares the mean scores instead of the ranks. It assumes normally "
+        "distributed, commensurable scores and sphericity, which results on different data sets rarely "
+        "satisfy; Demšar recommends the rank-based tests. The χ² approximation wants N > 10 and k > 5; "
+        "below that, prefer F_F or exact tables."
+    )

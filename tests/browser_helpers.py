@@ -1,0 +1,72 @@
+"""Run the dashboard in a subprocess and drive it with Playwright + Debian's chromium.
+
+Shared by the browser test and ``scripts/screenshot.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, log: Path, env_extra: dict | None = None) -> subprocess.Popen:
+    """Start ``streamlit run dashboard/app.py`` in its own process group; wait for /_stcore/health."""
+    env = dict(os.environ, **(env_extra or {}))
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.headless", "true",
+        "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]
+    proc = subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True, env=env, cwd=ROOT)
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            break
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read().decode().strip() == "ok":
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    stop_server(proc)
+    raise RuntimeError(f"streamlit did not start; its output is in {log}:\n{log.read_text()[-2000:]}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def wait_idle(page, timeout_ms: int = 90000) -> None:
+    """Wait until the script run has finished (and give plotly a moment to draw)."""
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    page.wait_for_timeout(500)
+
+
+def launch(pw):
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -1,0 +1,53 @@
+"""One real-browser smoke test: the dashboard served by streamlit, driven by Playwright in Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .browser_helpers import CHROMIUM, free_port, launch, start_server, stop_server, wait_idle
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    proc = start_server(port, log)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(proc)
+
+
+def test_load_sample_and_see_the_omnibus_charts(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 1400})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server)
+        wait_idle(page)
+        assert page.get_by_text("Loaded: sample: Demšar 2006").count() >= 1
+        # Pick another sample through the real widget, then open the omnibus page from the navigation.
+        sample_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample").first
+        sample_box.locator('div[role="combobox"], input').first.click()
+        page.get_by_role("option", name="García & Herrera 2008, Table 2 (accuracy, 30 × 5)").click()
+        wait_idle(page)
+        assert page.get_by_text("30 data sets × 5 classifiers").count() >= 1
+        page.get_by_role("link", name="Omnibus tests").first.click()
+        wait_idle(page)
+        page.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot', timeout=60000)
+        assert page.get_by_text("39.647").count() >= 1
+        page.screenshot(path=str(tmp_path / "omnibus.png"), full_page=True)
+        assert (tmp_path / "omnibus.png").stat().st_size > 10000
+        assert not errors, errors
+        browser.close()
