@@ -24,7 +24,8 @@ from .data import MISSING_POLICIES, ScoreTable, as_table, load_scores
 from .errors import ApproximationWarning, DataWarning, InputError
 from .exhaustive import bell_number, exhaustive_sets, n_exhaustive_sets, set_partitions
 from .omnibus import dunnett, friedman, iman_davenport, rm_anova, tukey_hsd
-from .posthoc import TESTS, apv_table, groups, posthoc
+from .posthoc import TEST_LABELS as posthoc_labels
+from .posthoc import TESTS, apv_table, groups, posthoc, verdicts
 from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
 
 __all__ = [
@@ -53,6 +54,8 @@ __all__ = [
     "paired_ttest",
     "possible_true_counts",
     "posthoc",
+    "posthoc_labels",
+    "verdicts",
     "procedures_for",
     "rank_standard_error",
     "rm_anova",

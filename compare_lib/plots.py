@@ -5,6 +5,10 @@ Figures use the default template so that Streamlit's theme (light or dark) can r
 
 from __future__ import annotations
 
+import warnings
+import math
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -93,3 +97,286 @@ def win_tie_loss_figure(table: ScoreTable) -> go.Figure:
         margin=dict(l=10, r=10, t=60, b=20),
     )
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Critical-difference diagram (Demšar 2006, §3.2.4, Figure 1)
+
+GROUP_COLOR = "#4C78A8"
+LINE_COLOR = "#8c8c8c"
+CONTROL_COLOR = "#F58518"
+DIFFERENT_COLOR = "#E45756"
+MAX_NAME_CHARS = 40
+_CHAR_PX = 8.0  # average width of a 14 px sans-serif character, to size the margins
+
+
+@dataclass(frozen=True)
+class CDLine:
+    name: str
+    mean_rank: float
+    side: str  # "left" (worse half) or "right" (better half)
+    level: int  # 0 = the line nearest the axis
+
+
+@dataclass(frozen=True)
+class CDBar:
+    members: tuple[str, ...]
+    low: float  # smallest mean rank in the group (best)
+    high: float
+    row: int
+    max_apv: float  # the largest adjusted p-value among pairs inside the group
+
+
+@dataclass(frozen=True)
+class CDLayout:
+    """Everything a CD diagram draws, computed from a post-hoc result (no drawing)."""
+
+    k: int
+    lines: tuple[CDLine, ...]
+    bars: tuple[CDBar, ...]
+    cd: float | None
+    control: str | None
+    control_interval: tuple[float, float] | None
+    different_from_control: tuple[str, ...]
+    title: str
+
+
+def _procedure_title(result: pd.DataFrame) -> str:
+    from .adjust import PROCEDURES
+    from .posthoc import TEST_LABELS
+
+    attrs = result.attrs
+    proc = PROCEDURES[attrs["correction"]].label
+    test = TEST_LABELS[attrs["test"]]
+    family = f"versus control {attrs['control']}" if attrs.get("control") else "all pairs"
+    return f"{proc} on the {test}, {family}, α = {attrs['alpha']:g}"
+
+
+def cd_layout(result: pd.DataFrame) -> CDLayout:
+    """Place names, group bars and the CD for :func:`cd_diagram` (Demšar 2006, Figure 1).
+
+    The best ceil(k/2) classifiers are labelled on the right, the others on the left; on each side
+    the classifier nearest the axis end gets the line nearest the axis, so that no lines cross. Bars
+    join the classifiers of each group of :func:`compare_lib.groups` (size >= 2), stacked in rows so
+    that bars in one row never overlap.
+    """
+    from .posthoc import groups
+
+    mean_ranks = result.attrs["mean_ranks"]
+    order = sorted(mean_ranks, key=lambda n: mean_ranks[n])
+    k = len(order)
+    n_right = (k + 1) // 2
+    lines = [CDLine(name, mean_ranks[name], "right", i) for i, name in enumerate(order[:n_right])]
+    left = order[n_right:][::-1]  # worst first: it sits at the left end
+    lines += [CDLine(name, mean_ranks[name], "left", i) for i, name in enumerate(left)]
+
+    control = result.attrs.get("control")
+    bars: list[CDBar] = []
+    interval = None
+    different: tuple[str, ...] = ()
+    cd = result.attrs.get("cd")
+    if control is None:
+        apv = {frozenset((a, b)): p for a, b, p in zip(result["a"], result["b"], result["p_adj"])}
+        row_ends: list[float] = []
+        gap = 0.02 * max(k - 1, 1)
+        for members in groups(result):
+            if len(members) < 2:
+                continue
+            low, high = mean_ranks[members[0]], mean_ranks[members[-1]]
+            row = next((r for r, end in enumerate(row_ends) if end + gap < low), len(row_ends))
+            if row == len(row_ends):
+                row_ends.append(high)
+            else:
+                row_ends[row] = high
+            inside = [apv[frozenset((a, b))] for i, a in enumerate(members) for b in members[i + 1 :]]
+            bars.append(CDBar(tuple(members), low, high, row, float(max(inside))))
+    else:
+        if cd is not None:
+            rc = mean_ranks[control]
+            interval = (rc - cd, rc + cd)
+        different = tuple(
+            (b if a == control else a) for a, b, r in zip(result["a"], result["b"], result["reject"]) if r
+        )
+    return CDLayout(k, tuple(lines), tuple(bars), cd, control, interval, different, _procedure_title(result))
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= MAX_NAME_CHARS else name[: MAX_NAME_CHARS - 1] + "…"
+
+
+def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
+    """Interactive critical-difference diagram of a post-hoc result.
+
+    The axis shows mean ranks with the best on the right. All pairs: a thick bar joins each group of
+    classifiers not significantly different under the result's own procedure (so the bars never
+    contradict its table), and the CD is drawn where the procedure has one (Nemenyi). Versus a
+    control (Demšar's Figure 1b): the control is highlighted, classifiers the procedure finds
+    different from it are marked, and with Bonferroni-Dunn the interval of one CD on either side of
+    the control is drawn. Hover a name for its mean rank, a bar for the largest APV inside the group.
+    """
+    lay = cd_layout(result)
+    k = lay.k
+    ranks = [ln.mean_rank for ln in lay.lines]
+    # The axis spans the whole ranks 1..k for small k; for many classifiers only the occupied integers,
+    # so that the names get room (never shorter than the CD it must show).
+    lo, hi = (1, k) if k <= 8 else (max(1, math.floor(min(ranks))), min(k, math.ceil(max(ranks))))
+    if hi - lo < 1:
+        lo, hi = max(1, lo - 1), min(k, hi + 1)
+    if lay.cd is not None and hi - lo < lay.cd:
+        lo = max(1, hi - math.ceil(lay.cd))
+    span = hi - lo
+    ext = 0.06 * span + 0.15
+    x_left, x_right = hi + ext, lo - ext
+    # Vertical positions in pixels: the axis at 0, positive upwards.
+    bar_rows = max((b.row for b in lay.bars), default=-1) + 1
+    first_line = -(16 + 11 * bar_rows + (8 if bar_rows else 0))
+    step = 24
+    n_levels = max((ln.level for ln in lay.lines), default=0) + 1
+    bottom = first_line - step * (n_levels - 1) - 14
+    top = 62 if lay.cd is not None else 34
+    fig = go.Figure()
+
+    def line_trace(xs, ys, *, name, color=LINE_COLOR, width_px=1.2, hover=None, meta=None, showhover=True):
+        fig.add_trace(
+            go.Scatter(
+                x=xs, y=ys, mode="lines", name=name, meta=meta, line=dict(color=color, width=width_px),
+                hoverinfo="text" if (hover and showhover) else "skip", hovertext=hover, hoveron="points+fills",
+                showlegend=False,
+            )
+        )
+
+    # Axis and ticks.
+    line_trace([lo, hi], [0, 0], name="axis", width_px=1.5)
+    ticks_x, ticks_y = [], []
+    for r in range(lo, hi + 1):
+        ticks_x += [r, r, None]
+        ticks_y += [0, 6, None]
+    line_trace(ticks_x, ticks_y, name="ticks", width_px=1.2)
+    fig.add_trace(
+        go.Scatter(x=list(range(lo, hi + 1)), y=[16] * (span + 1), mode="text", text=[str(r) for r in range(lo, hi + 1)],
+                   textfont=dict(size=12), hoverinfo="skip", showlegend=False, name="tick labels")
+    )
+
+    # Control interval (Bonferroni-Dunn) under everything else.
+    if lay.control_interval is not None:
+        c_lo, c_hi = lay.control_interval
+        line_trace(
+            [max(c_lo, lo - ext / 2), min(c_hi, hi + ext / 2)], [0, 0], name="control interval", color=CONTROL_COLOR,
+            width_px=9, hover=f"{lay.control} ± CD: mean ranks {c_lo:.3f} to {c_hi:.3f}", meta=[c_lo, c_hi],
+        )
+        fig.data[-1].opacity = 0.35
+
+    # Classifier elbows and names.
+    annotations = []
+    for ln in lay.lines:
+        y = first_line - step * ln.level
+        edge = x_right if ln.side == "right" else x_left
+        color = LINE_COLOR
+        if lay.control is not None:
+            color = CONTROL_COLOR if ln.name == lay.control else DIFFERENT_COLOR if ln.name in lay.different_from_control else LINE_COLOR
+        hover = f"<b>{ln.name}</b><br>mean rank {ln.mean_rank:.3f}"
+        if lay.control is not None and ln.name != lay.control:
+            hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + lay.control
+        line_trace([ln.mean_rank, ln.mean_rank, edge], [0, y, y], name=f"classifier:{ln.name}", color=color, hover=hover, meta=ln.name)
+        fig.add_trace(
+            go.Scatter(x=[ln.mean_rank], y=[0], mode="markers", marker=dict(size=7, color=color), hoverinfo="text",
+                       hovertext=hover, showlegend=False, name=f"marker:{ln.name}")
+        )
+        bold = lay.control is not None and ln.name == lay.control
+        label = _short(ln.name)
+        text = f"<b>{label}</b>" if bold else label
+        annotations.append(
+            dict(
+                x=edge, y=y, xref="x", yref="y", text=f"{text}  <span style='font-size:11px'>({ln.mean_rank:.2f})</span>"
+                if ln.side == "left" else f"<span style='font-size:11px'>({ln.mean_rank:.2f})</span>  {text}",
+                showarrow=False, xanchor="right" if ln.side == "left" else "left", yanchor="middle",
+                font=dict(size=14), hovertext=ln.name if label != ln.name else None,
+            )
+        )
+
+    # Group bars.
+    for bar in lay.bars:
+        y = -(14 + 11 * bar.row)
+        pad = 0.02 * max(k - 1, 1)
+        hover = (
+            f"<b>not significantly different</b><br>{', '.join(bar.members)}"
+            f"<br>largest adjusted p inside: {bar.max_apv:.4g}"
+        )
+        line_trace([bar.low - pad, bar.high + pad], [y, y], name="group", color=GROUP_COLOR, width_px=6, hover=hover,
+                   meta=list(bar.members))
+
+    # The critical difference, above the axis at the left end (as in Demšar's Figure 1).
+    if lay.cd is not None:
+        start = hi
+        end = hi - lay.cd
+        line_trace([start, end], [44, 44], name="cd", color=GROUP_COLOR, width_px=2.5,
+                   hover=f"critical difference {lay.cd:.3f}", meta=lay.cd)
+        line_trace([start, start, None, end, end], [39, 49, None, 39, 49], name="cd ends", color=GROUP_COLOR, width_px=2)
+        annotations.append(dict(x=(start + end) / 2, y=54, xref="x", yref="y", text=f"CD = {lay.cd:.3f}",
+                                showarrow=False, yanchor="bottom", font=dict(size=12)))
+
+    max_left = max((len(_short(ln.name)) for ln in lay.lines if ln.side == "left"), default=0) + 8
+    max_right = max((len(_short(ln.name)) for ln in lay.lines if ln.side == "right"), default=0) + 8
+    margin = dict(l=int(max_left * _CHAR_PX) + 12, r=int(max_right * _CHAR_PX) + 12, t=46, b=8)
+    height = int(top - bottom) + margin["t"] + margin["b"]
+    fig.update_layout(
+        annotations=annotations,
+        xaxis=dict(range=[x_left, x_right], visible=False, fixedrange=True),
+        yaxis=dict(range=[bottom, top], visible=False, fixedrange=True),
+        height=height,
+        width=width,
+        margin=margin,
+        title=dict(text=lay.title, font=dict(size=14), x=0, xanchor="left"),
+        hovermode="closest",
+        showlegend=False,
+        plot_bgcolor="rgba(0,0,0,0)",
+        paper_bgcolor="rgba(0,0,0,0)",
+    )
+    return fig
+
+
+def apv_heatmap(result: pd.DataFrame) -> go.Figure:
+    """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
+    mean_ranks = result.attrs["mean_ranks"]
+    order = sorted(mean_ranks, key=lambda n: mean_ranks[n])
+    idx = {n: i for i, n in enumerate(order)}
+    k = len(order)
+    z = np.full((k, k), np.nan)
+    text = [["" for _ in range(k)] for _ in range(k)]
+    alpha = result.attrs["alpha"]
+    for a, b, p, rej in zip(result["a"], result["b"], result["p_adj"], result["reject"]):
+        i, j = idx[a], idx[b]
+        value = np.log10(max(p, 1e-300))
+        z[i, j] = z[j, i] = value
+        label = f"{p:.3g}" + (" *" if rej else "")
+        text[i][j] = text[j][i] = label
+    fig = go.Figure(
+        go.Heatmap(
+            z=z, x=order, y=order, text=text, texttemplate="%{text}", colorscale="Blues", reversescale=True,
+            zmin=min(np.nanmin(z) if np.isfinite(z).any() else -3, np.log10(alpha) - 1), zmax=0,
+            colorbar=dict(title="log10 APV"),
+            hovertemplate="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=f"Adjusted p-values ({_procedure_title(result)}; * = rejected)",
+        yaxis=dict(autorange="reversed"), height=max(320, 42 * k + 150), margin=dict(l=10, r=10, t=60, b=20),
+    )
+    return fig
+
+
+def figure_image(fig: go.Figure, fmt: str = "png", *, scale: float = 2.0) -> bytes:
+    """The figure as PNG or SVG via kaleido (needs Chrome/Chromium), on a white template for papers.
+
+    Raises RuntimeError when no browser is available; callers should then offer :func:`figure_html`.
+    """
+    static = go.Figure(fig)
+    static.update_layout(template="simple_white", paper_bgcolor="white", plot_bgcolor="white")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # plotly: "kopts is ignored if using a server"
+        return static.to_image(format=fmt, scale=scale if fmt == "png" else 1, width=static.layout.width or 1000)
+
+
+def figure_html(fig: go.Figure) -> bytes:
+    """A self-contained interactive HTML file (plotly.js embedded; no internet needed)."""
+    return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")

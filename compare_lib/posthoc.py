@@ -234,3 +234,53 @@ def groups(result: pd.DataFrame) -> list[tuple[str, ...]]:
         if i == 0 or end[i] > end[i - 1]:
             out.append(tuple(order[i : end[i] + 1]))
     return out
+
+
+#: The procedures compared side by side in :func:`verdicts` (pairwise statistic, procedure).
+VERDICT_METHODS_ALL_PAIRS = (
+    ("mean-ranks", "nemenyi"),
+    ("mean-ranks", "holm"),
+    ("mean-ranks", "shaffer"),
+    ("mean-ranks", "bergmann-hommel"),
+    ("wilcoxon", "holm"),
+    ("sign", "holm"),
+)
+VERDICT_METHODS_CONTROL = (
+    ("mean-ranks", "bonferroni-dunn"),
+    ("mean-ranks", "holm"),
+    ("wilcoxon", "holm"),
+    ("sign", "holm"),
+)
+
+
+def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_is_better: bool | None = None) -> pd.DataFrame:
+    """Each pair's verdict under several statistic/procedure combinations, disagreements first.
+
+    One row per hypothesis (a, b); one column per method named "<test> / <procedure>" holding the
+    better classifier's name when the pair is rejected at ``alpha`` and "" otherwise; ``agree`` is
+    True when every method says the same. Bergmann-Hommel is left out beyond
+    :data:`compare_lib.exhaustive.MAX_ENUMERATED_K` classifiers (``attrs["skipped"]`` says so).
+    """
+    from .exhaustive import MAX_ENUMERATED_K
+
+    t = as_table(table, higher_is_better)
+    methods = VERDICT_METHODS_CONTROL if control is not None else VERDICT_METHODS_ALL_PAIRS
+    skipped = []
+    base = None
+    for test, correction in methods:
+        if correction == "bergmann-hommel" and t.n_classifiers > MAX_ENUMERATED_K:
+            skipped.append(f"{test} / {correction}")
+            continue
+        res = posthoc(t, test, correction, control, alpha)
+        col = f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"
+        verdict = np.where(res["reject"], res["better"], "")
+        keyed = dict(zip(zip(res["a"], res["b"]), verdict))
+        if base is None:
+            base = res[["a", "b"]].copy()
+        base[col] = [keyed[(a, b)] for a, b in zip(base["a"], base["b"])]
+    assert base is not None
+    cols = [c for c in base.columns if c not in ("a", "b")]
+    base["agree"] = base[cols].nunique(axis=1) == 1
+    base = base.sort_values("agree", kind="stable").reset_index(drop=True)
+    base.attrs.update(alpha=float(alpha), control=control, skipped=skipped)
+    return base

@@ -159,3 +159,57 @@ def scores_with_ranks(table) -> pd.DataFrame:
     cells = scores.map(lambda v: f"{v:.6g}") + " (" + ranks.map(lambda r: f"{r:g}") + ")"
     avg = pd.DataFrame([table.mean_ranks.map(lambda r: f"{r:.3f}")], index=["average rank"])
     return pd.concat([cells, avg])
+
+
+def _reference_for(correction: str) -> str:
+    from .adjust import PROCEDURES
+
+    return PROCEDURES[correction].reference
+
+
+def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
+                      *, metric: str = "score") -> str:
+    """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
+    from .adjust import PROCEDURES
+    from .posthoc import TEST_LABELS
+
+    attrs = result.attrs
+    alpha = attrs["alpha"]
+    k, n = attrs["k"], attrs["n"]
+    direction = "higher is better" if attrs["higher_is_better"] else "lower is better"
+    ranks = sorted(attrs["mean_ranks"].items(), key=lambda kv: kv[1])
+    rank_text = ", ".join(f"{name} {r:.2f}" for name, r in ranks)
+    proc = PROCEDURES[attrs["correction"]]
+    test = TEST_LABELS[attrs["test"]]
+    if attrs["test"] == "mean-ranks":
+        stat_text = "the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)"
+    elif attrs["test"] == "wilcoxon":
+        stat_text = "pairwise Wilcoxon signed-ranks tests (Wilcoxon, 1945; Benavoli et al., 2016)"
+    else:
+        stat_text = "pairwise sign tests (ties split evenly; Demšar, 2006; Benavoli et al., 2016)"
+    family = (
+        f"each classifier against the control {attrs['control']} ({k - 1} hypotheses)"
+        if attrs.get("control") else f"all {k * (k - 1) // 2} pairs of classifiers"
+    )
+    rejected = result[result["reject"]]
+    if rejected.empty:
+        finding = "No pair differed significantly."
+    else:
+        parts = []
+        for row in rejected.itertuples():
+            worse = row.b if row.better == row.a else row.a
+            parts.append(f"{row.better} over {worse} (adjusted p = {format_p(row.p_adj)})")
+        finding = "Significant differences: " + "; ".join(parts) + "."
+        n_other = len(result) - len(rejected)
+        if n_other == 1:
+            finding += " The remaining comparison was not significant."
+        elif n_other > 1:
+            finding += f" The other {n_other} comparisons were not significant."
+    omnibus = omnibus_sentence(friedman, iman_davenport)
+    cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
+    return (
+        f"We compared k = {k} classifiers on N = {n} data sets ({metric}, {direction}) following Demšar (2006). "
+        f"Mean ranks (1 = best): {rank_text}. {omnibus}. "
+        f"Post-hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
+        f"{proc.label}'s procedure ({proc.reference}) at α = {alpha:g}.{cd_text} {finding}"
+    ).replace("..", ".")

@@ -11,11 +11,14 @@ import ui
 
 st.set_page_config(page_title="Compare classifiers over data sets", layout="wide")
 
+ui.apply_query_params()
 ui.ensure_table()
+st.session_state.setdefault("alpha", 0.05)
 
 pages = [
     st.Page("app_pages/load_data.py", title="Load data", default=True),
     st.Page("app_pages/omnibus.py", title="Omnibus tests"),
+    st.Page("app_pages/posthoc.py", title="Post-hoc tests"),
 ]
 page = st.navigation(pages)
 
@@ -25,7 +28,6 @@ with st.sidebar:
         "Significance level α",
         min_value=0.001,
         max_value=0.5,
-        value=0.05,
         step=0.01,
         format="%.3f",
         key="alpha",
@@ -37,6 +39,8 @@ with st.sidebar:
         "Rank 1 = best; ties get average ranks; all tests two-sided."
     )
 
+for problem in st.session_state.pop("query_problems", []):
+    st.warning(problem)
 page.run()
 
 with st.sidebar:

@@ -22,6 +22,7 @@ SAMPLE_DIR = ROOT / "sample_data"
 
 @dataclass(frozen=True)
 class Sample:
+    id: str  # short name used in shareable URLs (?sample=...)
     file: str
     higher_is_better: bool
     about: str
@@ -29,28 +30,29 @@ class Sample:
 
 SAMPLES: dict[str, Sample] = {
     "Demšar 2006, Table 6 (AUC, 14 data sets × 4 C4.5 variants)": Sample(
-        "demsar2006_table6_auc_untied.csv", True,
+        "demsar2006", "demsar2006_table6_auc_untied.csv", True,
         "Demšar's worked example. Voting/C4.5+cf is 0.9751 (printed 0.975) so that the ranks match the paper: "
         "χ²_F = 9.28, F_F = 3.69.",
     ),
     "Demšar 2006, Table 6 exactly as printed": Sample(
-        "demsar2006_table6_auc.csv", True,
+        "demsar2006-printed", "demsar2006_table6_auc.csv", True,
         "As printed, voting ties C4.5+cf and C4.5+m+cf, giving χ²_F = 9.857 instead of the paper's 9.28.",
     ),
     "García & Herrera 2008, Table 2 (accuracy, 30 × 5)": Sample(
-        "garcia_herrera2008_table2_accuracy.csv", True,
+        "garcia2008", "garcia_herrera2008_table2_accuracy.csv", True,
         "The all-pairwise case study: Holm, Shaffer and Bergmann-Hommel reject 5, 6 and 8 hypotheses.",
     ),
     "Benavoli et al. 2016, Table 2 (accuracy, 54 × 7)": Sample(
-        "benavoli2016_table2_accuracy.csv", True,
+        "benavoli2016", "benavoli2016_table2_accuracy.csv", True,
         "Seven WEKA classifiers on 54 UCI data sets; two rows are both named 'credit'.",
     ),
     "Benavoli et al. 2016, Example 1 (20 × 5)": Sample(
-        "benavoli2016_example1.csv", True,
+        "benavoli2016-example1", "benavoli2016_example1.csv", True,
         "A and B win 10 data sets each, yet C, D and E make the mean-ranks test call them different.",
     ),
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
+SAMPLE_BY_ID = {sample.id: label for label, sample in SAMPLES.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,6 +118,73 @@ def ensure_table() -> None:
         set_table(load_sample(DEFAULT_SAMPLE), origin=f"sample: {DEFAULT_SAMPLE}")
 
 
+def apply_query_params() -> None:
+    """Once per session, restore a shared view from the URL: sample, classifiers, alpha, post-hoc choices.
+
+    Unknown values are reported on the page (``st.session_state["query_problems"]``), never raised.
+    """
+    if st.session_state.get("query_applied"):
+        return
+    st.session_state["query_applied"] = True
+    params = st.query_params
+    problems = []
+    sample_id = params.get("sample")
+    if sample_id:
+        if sample_id in SAMPLE_BY_ID:
+            label = SAMPLE_BY_ID[sample_id]
+            set_table(load_sample(label), origin=f"sample: {label}")
+        else:
+            problems.append(f"The link names an unknown sample {sample_id!r}; the default sample is shown.")
+    elif params.get("data") == "own":
+        problems.append(
+            "This link was made with the sender's own data, which a link cannot carry: load the same file on the "
+            "Load data page to reproduce the view."
+        )
+    ensure_table()
+    table = full_table()
+    wanted = params.get_all("classifier")
+    if wanted:
+        known = [c for c in wanted if c in table.classifiers]
+        unknown = [c for c in wanted if c not in table.classifiers]
+        if unknown:
+            problems.append(f"The link names classifiers that are not in the table: {', '.join(unknown)}.")
+        if len(known) >= 2:
+            st.session_state["keep_classifiers"] = known
+    if "alpha" in params:
+        try:
+            value = float(params["alpha"])
+            if not 0 < value < 1:
+                raise ValueError
+            st.session_state["alpha"] = value
+        except ValueError:
+            problems.append(f"The link's alpha {params['alpha']!r} is not a number between 0 and 1; using 0.05.")
+    for key in ("family", "test", "procedure", "control"):
+        if key in params:
+            st.session_state[f"ph_{key}"] = params[key]
+    st.session_state["query_problems"] = problems
+
+
+def share_view(**choices: str | None) -> None:
+    """Write the current view into the URL so that the link reproduces it."""
+    table = full_table()
+    origin = st.session_state.get("origin", "")
+    params: dict[str, Any] = {}
+    label = origin.removeprefix("sample: ")
+    if origin.startswith("sample: ") and label in SAMPLES:
+        params["sample"] = SAMPLES[label].id
+    else:
+        params["data"] = "own"
+    keep = st.session_state.get("keep_classifiers", table.classifiers)
+    if list(keep) != table.classifiers:
+        params["classifier"] = list(keep)
+    params["alpha"] = f"{alpha():g}"
+    params.update({k: v for k, v in choices.items() if v is not None})
+    target = {k: (v if isinstance(v, list) else [v]) for k, v in params.items()}
+    current = {k: st.query_params.get_all(k) for k in st.query_params}
+    if current != target:
+        st.query_params.from_dict(params)
+
+
 def full_table() -> cl.ScoreTable:
     ensure_table()
     return st.session_state["table"]
@@ -163,6 +232,62 @@ def omnibus(scores: pd.DataFrame, higher: bool, tie_correction: bool):
         ff = cl.iman_davenport(table, tie_correction=tie_correction)
     an = cl.rm_anova(table)
     return fr, ff, an
+
+
+@st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=256)
+def posthoc(scores: pd.DataFrame, higher: bool, test: str, correction: str, control: str | None, alpha_: float):
+    return cl.posthoc(cl.ScoreTable(scores, higher), test, correction, control, alpha_)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def apv_table(scores: pd.DataFrame, higher: bool, test: str, control: str | None):
+    return cl.apv_table(cl.ScoreTable(scores, higher), test, control)
+
+
+@st.cache_data(show_spinner="Comparing the procedures…", max_entries=64)
+def verdicts(scores: pd.DataFrame, higher: bool, alpha_: float, control: str | None):
+    return cl.verdicts(cl.ScoreTable(scores, higher), alpha_, control)
+
+
+@st.cache_resource(show_spinner=False)
+def image_export_available() -> str | None:
+    """Start kaleido's browser once per server; return None if it works, else the reason it does not."""
+    try:
+        import kaleido
+
+        kaleido.start_sync_server()
+        import plotly.graph_objects as go
+
+        cl.plots.figure_image(go.Figure(layout=dict(width=10, height=10)), "svg")
+    except Exception as err:  # kaleido raises several types when Chrome/Chromium is missing
+        return f"{type(err).__name__}: {err}"
+    return None
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def figure_image(fig_json: str, fmt: str) -> bytes:
+    import plotly.io as pio
+
+    return cl.plots.figure_image(pio.from_json(fig_json), fmt)
+
+
+def figure_downloads(fig, stem: str, *, key: str) -> None:
+    """SVG and PNG (kaleido, generated on click) and a self-contained HTML of a figure."""
+    row = st.container(horizontal=True)
+    problem = image_export_available()
+    if problem is None:
+        fig_json = fig.to_json()
+        row.download_button("⬇ SVG", lambda: figure_image(fig_json, "svg"), file_name=f"{stem}.svg",
+                            mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
+        row.download_button("⬇ PNG", lambda: figure_image(fig_json, "png"), file_name=f"{stem}.png",
+                            mime="image/png", key=f"{key}_png", on_click="ignore")
+    row.download_button("⬇ HTML (interactive)", cl.plots.figure_html(fig), file_name=f"{stem}.html",
+                        mime="text/html", key=f"{key}_html", on_click="ignore")
+    if problem is not None:
+        st.caption(
+            "SVG/PNG export needs Chrome or Chromium on the server (e.g. `apt-get install chromium`); "
+            "the HTML file keeps the figure interactive and can be printed to PDF."
+        )
 
 
 def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str) -> None:

@@ -51,3 +51,30 @@ def test_load_sample_and_see_the_omnibus_charts(server, tmp_path):
         assert (tmp_path / "omnibus.png").stat().st_size > 10000
         assert not errors, errors
         browser.close()
+
+
+def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
+    """Open a shared link to the post-hoc page and find the rendered CD diagram (Demšar's Figure 1a)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        page = browser.new_page(viewport={"width": 1400, "height": 1300})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=nemenyi&alpha=0.1")
+        wait_idle(page)
+        chart = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first
+        chart.wait_for(timeout=60000)
+        svg_text = chart.inner_text() + " ".join(chart.locator("text").all_text_contents())
+        assert "CD = 1.118" in svg_text
+        for name in ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"):
+            assert name in svg_text
+        assert page.get_by_text("2 of 6 hypotheses rejected").count() == 1
+        # Switch to the control view through the real widgets.
+        page.get_by_text("Versus a control").click()
+        wait_idle(page)
+        assert page.get_by_text("of 3 hypotheses rejected").count() == 1
+        page.screenshot(path=str(tmp_path / "posthoc.png"), full_page=True)
+        assert not errors, errors
+        browser.close()

@@ -1,0 +1,187 @@
+"""Post-hoc tests: CD diagram, adjusted p-values of every procedure, disagreements, exports, sharing."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import compare_lib as cl
+import ui
+
+st.title("Post-hoc tests")
+table = ui.active_table()
+alpha = ui.alpha()
+st.caption(ui.table_caption(table))
+
+FAMILIES = {"All pairs": "all-pairs", "Versus a control": "control"}
+TESTS = {
+    "Wilcoxon signed-ranks": "wilcoxon",
+    "Sign test": "sign",
+    "Mean-ranks z (Friedman)": "mean-ranks",
+}
+TEST_HELP = (
+    "The statistic compared for each pair. Wilcoxon and sign tests look only at the two classifiers "
+    "(Benavoli et al. 2016 recommend them); the mean-ranks z uses the Friedman mean ranks of the whole pool."
+)
+
+
+def _remembered(key: str, options: list[str], default: str) -> int:
+    """Index of the value remembered under ``ph_<key>`` (from this session or a shared link)."""
+    value = st.session_state.get(f"ph_{key}", default)
+    if value in options:
+        return options.index(value)
+    st.warning(f"The {key} {value!r} is not available here; using {default!r}.")
+    st.session_state[f"ph_{key}"] = default
+    return options.index(default)
+
+
+# -- choices -------------------------------------------------------------------------------------------
+c1, c2, c3 = st.columns([1.1, 1.2, 1.2])
+family_codes = list(FAMILIES.values())
+family = family_codes[
+    c1.radio(
+        "Compare", range(len(FAMILIES)), format_func=lambda i: list(FAMILIES)[i],
+        index=_remembered("family", family_codes, "all-pairs"), key="w_ph_family",
+    )
+]
+st.session_state["ph_family"] = family
+
+control = None
+if family == "control":
+    stored = st.session_state.get("ph_control")
+    if stored is not None and stored not in table.classifiers:
+        st.error(
+            f"The control {stored!r} is not among the classifiers being compared (it was deselected or is not in "
+            "this table). Pick a control from the list, or add it back on the Load data page."
+        )
+        stored = None
+    control = c1.selectbox(
+        "Control classifier", table.classifiers,
+        index=table.classifiers.index(stored) if stored else 0, key="w_ph_control",
+        help="Usually the method you propose: each other classifier is compared with it (k − 1 hypotheses).",
+    )
+    st.session_state["ph_control"] = control
+
+test_codes = list(TESTS.values())
+test = test_codes[
+    c2.radio(
+        "Pairwise statistic", range(len(TESTS)), format_func=lambda i: list(TESTS)[i],
+        index=_remembered("test", test_codes, "wilcoxon"), key="w_ph_test", help=TEST_HELP,
+    )
+]
+st.session_state["ph_test"] = test
+
+allowed = [p for p in cl.procedures_for(family) if test == "mean-ranks" or not cl.PROCEDURES[p].mean_ranks_only]
+default_proc = "holm"
+stored_proc = st.session_state.get("ph_procedure", default_proc)
+if stored_proc not in allowed:
+    if "ph_procedure" in st.session_state:
+        st.info(
+            f"{cl.PROCEDURES[stored_proc].label if stored_proc in cl.PROCEDURES else stored_proc} is not available "
+            f"for this choice; using Holm."
+        )
+    stored_proc = default_proc
+procedure = c3.selectbox(
+    "Procedure", allowed, index=allowed.index(stored_proc), format_func=lambda p: cl.PROCEDURES[p].label,
+    key="w_ph_procedure", help="How the family-wise error is controlled. The table below shows every procedure.",
+)
+st.session_state["ph_procedure"] = procedure
+c3.caption(cl.PROCEDURES[procedure].description)
+
+ui.share_view(family=family, test=test, procedure=procedure, control=control)
+
+if test == "mean-ranks":
+    st.warning(
+        "**The mean-ranks verdict on a pair depends on which other classifiers are in the pool** (Benavoli, "
+        "Corani & Mangili 2016): adding or removing a third classifier can make A vs B significant or not, "
+        "with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
+    )
+
+# -- omnibus reminder ---------------------------------------------------------------------------------
+omnibus = ui.call(ui.omnibus, table.scores, table.higher_is_better, False)
+if omnibus is not None:
+    fr, ff, _ = omnibus
+    if ff.pvalue > alpha:
+        st.info(
+            f"The Iman-Davenport test does not reject equality at α = {alpha:g} (p = {cl.report.format_p(ff.pvalue)}); "
+            "Demšar (2006) proceeds to post-hoc tests only after it does, so read the results below with care."
+        )
+
+result = ui.call(ui.posthoc, table.scores, table.higher_is_better, test, procedure, control, alpha)
+if result is None:
+    st.stop()
+n_rej = int(result["reject"].sum())
+st.markdown(
+    f"**{n_rej} of {len(result)} hypotheses rejected** at α = {alpha:g} by {cl.PROCEDURES[procedure].label} on the "
+    f"{cl.posthoc_labels[test]}."
+)
+
+tab_cd, tab_apv, tab_dis, tab_wtl, tab_report = st.tabs(
+    ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
+)
+
+with tab_cd:
+    fig = cl.plots.cd_diagram(result)
+    st.plotly_chart(fig, width="stretch", key="cd_diagram", config={"displaylogo": False})
+    if family == "all-pairs":
+        st.caption(
+            "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "
+            "not find significantly different (every rejected pair is split); hover a bar for the largest "
+            "adjusted p-value inside it." + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
+        )
+    else:
+        st.caption(
+            "Demšar's Figure 1b: the control is orange, classifiers the procedure finds different from it are red."
+            + (" The shaded band spans one critical difference on either side of the control." if result.attrs["cd"] else
+               " Only Bonferroni-Dunn has a single critical difference to draw.")
+        )
+    ui.figure_downloads(fig, "cd_diagram", key="cd")
+    with st.expander("How to read a CD diagram"):
+        st.markdown(
+            "Each classifier hangs from its mean rank over the data sets (1 = best, on the right). With Nemenyi, "
+            "two classifiers differ when their mean ranks are at least one CD apart, "
+            r"$CD = q_\alpha\sqrt{k(k+1)/(6N)}$ (Demšar 2006, §3.2.2). For the other procedures there is no single "
+            "CD; the bars come straight from the procedure's decisions: each bar is a maximal run of adjacent "
+            "classifiers in which no pair is rejected. A classifier can belong to two bars: the data do not "
+            "tell which group it belongs to."
+        )
+
+with tab_apv:
+    apvs = ui.call(ui.apv_table, table.scores, table.higher_is_better, test, control)
+    if apvs is not None:
+        shown = apvs.copy()
+        shown.insert(4, f"reject ({cl.PROCEDURES[procedure].label})", shown[procedure] <= alpha)
+        shown = shown.rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
+        st.caption(
+            "Hypotheses ordered by p (García & Herrera's Table 5). Each procedure's column holds its adjusted "
+            f"p-values (APVs); a hypothesis is rejected when its APV ≤ α = {alpha:g}."
+        )
+        fmt = {c: st.column_config.NumberColumn(c, format="%.4g") for c in shown.columns if c not in ("a", "b") and not c.startswith("reject")}
+        st.dataframe(shown, width="stretch", hide_index=True, column_config=fmt)
+        ui.download_buttons(shown, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})", key="apv")
+    st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
+
+with tab_dis:
+    ver = ui.call(ui.verdicts, table.scores, table.higher_is_better, alpha, control)
+    if ver is not None:
+        n_dis = int((~ver["agree"]).sum())
+        st.markdown(
+            f"**{n_dis} of {len(ver)} pairs get different verdicts** from the procedures below. A cell names the "
+            "better classifier where the pair is rejected and is empty where it is not."
+        )
+        st.dataframe(ver, width="stretch", hide_index=True)
+        for skipped in ver.attrs.get("skipped", []):
+            st.caption(f"{skipped} is left out: too many classifiers to enumerate its exhaustive sets.")
+        ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
+
+with tab_wtl:
+    st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc")
+
+with tab_report:
+    if omnibus is not None:
+        paragraph = cl.report.results_paragraph(table, result, fr, ff)
+        st.markdown("A paragraph for your paper (edit the metric name):")
+        st.code(paragraph, language=None, wrap_lines=True)
+        st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
+                           key="dl_paragraph", on_click="ignore")
+    st.markdown("**This view as a link:** copy the address bar; it records the sample, the classifiers, α and the "
+                "choices above.")

@@ -1,0 +1,140 @@
+"""AppTest tests of the Post-hoc page: every control, a bad choice, and shareable links."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import compare_lib as cl
+
+from .apptest_helpers import APP, by_label, goto, new_app, texts
+
+
+def _posthoc_app(**query) -> AppTest:
+    st.cache_data.clear()
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return goto(at, "posthoc")
+
+
+def _cd_figure(at) -> dict:
+    charts = at.get("plotly_chart")
+    spec = json.loads(charts[0].proto.spec)
+    return spec
+
+
+def _groups(spec) -> set[frozenset]:
+    return {frozenset(tr["meta"]) for tr in spec["data"] if tr.get("name") == "group"}
+
+
+def _summary(at) -> str:
+    return next(m for m in texts(at.markdown) if "hypotheses rejected" in m)
+
+
+def test_default_is_wilcoxon_with_holm():
+    at = _posthoc_app()
+    assert by_label(at.radio, "Pairwise statistic").value == 0  # Wilcoxon first
+    assert by_label(at.selectbox, "Procedure").value == "holm"
+    assert "of 6 hypotheses rejected" in _summary(at)
+    assert not at.error and not [w for w in texts(at.warning) if "pool" in w]
+    assert len(at.get("plotly_chart")) >= 2
+    assert at.query_params["test"] in ("wilcoxon", ["wilcoxon"]) and at.query_params["sample"] in ("demsar2006", ["demsar2006"])
+
+
+def test_mean_ranks_warns_about_the_pool():
+    at = _posthoc_app()
+    by_label(at.radio, "Pairwise statistic").set_value(2)
+    at.run()
+    assert any("depends on which other classifiers are in the pool" in w for w in texts(at.warning))
+    assert "nemenyi" in by_label(at.selectbox, "Procedure").options or "Nemenyi" in by_label(at.selectbox, "Procedure").options
+
+
+@pytest.mark.parametrize("procedure", ["nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel"])
+def test_every_all_pairs_procedure(procedure):
+    at = _posthoc_app(sample="garcia2008", test="mean-ranks", procedure=procedure)
+    assert by_label(at.selectbox, "Procedure").value == procedure
+    expected = int(cl.posthoc(cl.load_scores(cl_path("garcia_herrera2008_table2_accuracy.csv")), "mean-ranks", procedure)["reject"].sum())
+    assert f"{expected} of 10 hypotheses rejected" in _summary(at)
+    if procedure == "bergmann-hommel":
+        assert _groups(_cd_figure(at)) == {frozenset({"C4.5", "NaiveBayes"}), frozenset({"1-NN", "CN2"})}
+
+
+def cl_path(name: str):
+    from .conftest import SAMPLES
+
+    return SAMPLES / name
+
+
+@pytest.mark.parametrize("test_index,procs", [(0, 4), (1, 4), (2, 4)])
+def test_control_family_every_control_and_procedure(test_index, procs):
+    at = _posthoc_app()
+    by_label(at.radio, "Compare").set_value(1)
+    at.run()
+    by_label(at.radio, "Pairwise statistic").set_value(test_index)
+    at.run()
+    proc_box = by_label(at.selectbox, "Procedure")
+    assert len(proc_box.options) == procs
+    for control in ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]:
+        by_label(at.selectbox, "Control classifier").set_value(control)
+        at.run()
+        assert not at.exception
+        assert "of 3 hypotheses rejected" in _summary(at)
+        assert at.query_params["control"] in (control, [control])
+    for proc in ["bonferroni-dunn", "holm", "hochberg", "hommel"]:
+        by_label(at.selectbox, "Procedure").set_value(proc)
+        at.run()
+        assert not at.exception and not at.error
+
+
+def test_demsar_control_view_from_a_link():
+    at = _posthoc_app(sample="demsar2006", family="control", control="C4.5", test="mean-ranks", procedure="bonferroni-dunn")
+    assert "1 of 3 hypotheses rejected" in _summary(at)
+    spec = _cd_figure(at)
+    band = [tr for tr in spec["data"] if tr.get("name") == "control interval"]
+    lo, hi = band[0]["meta"]
+    assert round(hi - lo, 3) == round(2 * 1.1681, 3)
+
+
+def test_nemenyi_alpha_010_from_a_link():
+    at = _posthoc_app(sample="demsar2006", test="mean-ranks", procedure="nemenyi", alpha="0.1")
+    assert at.number_input(key="alpha").value == pytest.approx(0.1)
+    assert _groups(_cd_figure(at)) == {frozenset({"C4.5", "C4.5+cf"}), frozenset({"C4.5+cf", "C4.5+m", "C4.5+m+cf"})}
+
+
+def test_deselected_control_is_a_clear_error():
+    at = _posthoc_app(family="control", control="C4.5")
+    goto(at, "load_data")
+    by_label(at.multiselect, "Classifiers").set_value(["C4.5+m", "C4.5+cf", "C4.5+m+cf"])
+    at.run()
+    goto(at, "posthoc")
+    assert any("control 'C4.5' is not among the classifiers" in e for e in texts(at.error))
+    assert by_label(at.selectbox, "Control classifier").value == "C4.5+m"
+    assert "of 2 hypotheses rejected" in _summary(at)
+
+
+def test_bad_link_values_are_reported_not_raised():
+    at = _posthoc_app(sample="nonexistent", test="t-test", procedure="tukey", alpha="2")
+    messages = texts(at.warning) + texts(at.info)
+    assert by_label(at.selectbox, "Procedure").value == "holm"
+    assert any("'t-test' is not available" in m for m in messages)
+    goto(at, "load_data")  # problems with the link were shown on the first page
+    assert not at.exception
+
+
+def test_tabs_tables_and_downloads():
+    at = _posthoc_app(sample="garcia2008")
+    frames = [d.value for d in at.dataframe]
+    apv = next(f for f in frames if "APV Bergmann-Hommel" in f.columns)
+    assert len(apv) == 10
+    verdicts = next(f for f in frames if "agree" in f.columns)
+    assert not verdicts["agree"].iloc[0]
+    paragraph = next(c for c in texts(at.code) if "We compared k = 5" in c)
+    assert "Wilcoxon" in paragraph and "Holm" in paragraph
+    labels = [b.label for b in at.get("download_button")]
+    assert {"⬇ CSV", "⬇ LaTeX", "⬇ HTML (interactive)", "⬇ Paragraph (.txt)"} <= set(labels)

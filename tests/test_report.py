@@ -1,0 +1,53 @@
+"""Report text: formatted p-values, LaTeX, the results paragraph, the verdicts table."""
+
+from __future__ import annotations
+
+import compare_lib as cl
+
+
+def test_format_p():
+    assert cl.report.format_p(0.0258) == "0.026"
+    assert cl.report.format_p(4.487e-8) == "4.49e-08"
+    assert cl.report.format_p(1.0) == "1.000"
+    assert cl.report.format_p(0.0) == "< 1e-300"
+
+
+def test_omnibus_sentence_matches_the_issue_example(demsar):
+    text = cl.report.omnibus_sentence(cl.friedman(demsar), cl.iman_davenport(demsar))
+    assert text == "Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020"
+
+
+def test_results_paragraph_names_procedure_alpha_and_references(demsar):
+    res = cl.posthoc(demsar, "mean-ranks", "holm", control="C4.5", alpha=0.05)
+    text = cl.report.results_paragraph(demsar, res, cl.friedman(demsar), cl.iman_davenport(demsar), metric="AUC")
+    assert "k = 4 classifiers on N = 14 data sets (AUC, higher is better)" in text
+    assert "Friedman chi2_F(3) = 9.28, p = 0.026" in text
+    assert "Holm's procedure (Holm 1979" in text and "α = 0.05" in text
+    assert "against the control C4.5" in text
+    assert "C4.5+m+cf over C4.5" in text and "C4.5+m over C4.5" in text
+    assert "The remaining comparison was not significant." in text
+
+
+def test_results_paragraph_without_rejections(demsar):
+    res = cl.posthoc(demsar, "sign", "bonferroni", alpha=0.01)
+    text = cl.report.results_paragraph(demsar, res, cl.friedman(demsar), cl.iman_davenport(demsar))
+    assert "No pair differed significantly." in text and "pairwise sign tests" in text
+
+
+def test_latex_table(garcia):
+    tex = cl.report.to_latex(cl.apv_table(garcia), caption="APVs & more", label="tab:apv")
+    assert tex.startswith("\\begin{table}") and "\\toprule" in tex and "\\bottomrule" in tex
+    assert "APVs \\& more" in tex and "\\label{tab:apv}" in tex
+    assert "bergmann-hommel" in tex and "$4.49 \\cdot 10^{-7}$" in tex
+    assert tex.count("\\\\") == 11  # header + 10 hypotheses
+
+
+def test_verdicts_table(garcia):
+    ver = cl.verdicts(garcia, 0.05)
+    assert len(ver) == 10 and ver["agree"].is_monotonic_increasing  # disagreements first
+    bh = ver.set_index(["a", "b"])["mean-ranks z / Bergmann-Hommel"]
+    assert (bh != "").sum() == 8
+    nem = ver.set_index(["a", "b"])["mean-ranks z / Nemenyi"]
+    assert (nem != "").sum() == 4
+    control = cl.verdicts(garcia, 0.05, control="C4.5")
+    assert len(control) == 4 and "mean-ranks z / Bonferroni-Dunn" in control.columns
