@@ -89,7 +89,8 @@ def test_long_layout_missing_cell_policy():
     text = "dataset,classifier,score\nd1,A,0.8\nd1,B,0.7\nd2,A,0.6\nd3,A,0.5\nd3,B,0.4\n"
     with pytest.raises(cl.InputError, match="missing cell.*data set 'd2'.*column 'B'"):
         load(text)
-    t = load(text, missing="drop-datasets")
+    with pytest.warns(cl.DataWarning, match="Dropped 1 data set"):
+        t = load(text, missing="drop-datasets")
     assert t.datasets == ["d1", "d3"]
     assert any("Dropped 1 data set" in n and "'d2'" in n for n in t.notes)
 
@@ -111,10 +112,12 @@ def test_missing_cells_default_error_lists_them():
 
 def test_missing_policies_report_what_was_dropped():
     text = "dataset,A,B,C\nd1,0.8,,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.1,0.2,0.3\n"
-    rows = load(text, missing="drop-datasets")
+    with pytest.warns(cl.DataWarning):
+        rows = load(text, missing="drop-datasets")
     assert rows.datasets == ["d2", "d3", "d4"]
     assert any("'d1' (line 2)" in n for n in rows.notes)
-    cols = load(text, missing="drop-classifiers")
+    with pytest.warns(cl.DataWarning):
+        cols = load(text, missing="drop-classifiers")
     assert cols.classifiers == ["A", "C"]
     assert any("'B' (1 missing)" in n for n in cols.notes)
 
