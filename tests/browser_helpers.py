@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,3 +71,19 @@ def wait_idle(page, timeout_ms: int = 90000) -> None:
 
 def launch(pw):
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+@contextmanager
+def browser_page(width: int = 1400, height: int = 1400):
+    """A fresh chromium page; yields (page, errors) where errors collects uncaught page errors."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            yield page, errors
+        finally:
+            browser.close()

@@ -22,11 +22,15 @@ def test_demsar_numbers_and_verdict():
     assert any("chi2_F(3) = 9.28" in c for c in texts(at.code))
 
 
-def test_tie_correction_and_alpha():
+def _omnibus_on_sample(label: str):
     at = new_app()
-    by_label(at.selectbox, "Sample").set_value("Demšar 2006, Table 6 exactly as printed")
+    by_label(at.selectbox, "Sample").set_value(label)
     at.run()
-    goto(at, "omnibus")
+    return goto(at, "omnibus")
+
+
+def test_tie_correction_and_alpha():
+    at = _omnibus_on_sample("Demšar 2006, Table 6 exactly as printed")
     assert _metrics(at)["Friedman χ²_F (3 df)"] == "9.857"
     by_label(at.toggle, "Correct the Friedman statistic for ties").set_value(True)
     at.run()
@@ -37,9 +41,6 @@ def test_tie_correction_and_alpha():
 
 
 def test_large_table_has_no_approximation_warning():
-    at = new_app()
-    by_label(at.selectbox, "Sample").set_value("Benavoli et al. 2016, Table 2 (accuracy, 54 × 7)")
-    at.run()
-    goto(at, "omnibus")
+    at = _omnibus_on_sample("Benavoli et al. 2016, Table 2 (accuracy, 54 × 7)")
     assert not [w for w in texts(at.warning) if "N > 10" in w]
     assert float(_metrics(at)["Friedman χ²_F (6 df)"]) > 0

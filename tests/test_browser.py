@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser_helpers import CHROMIUM, free_port, launch, start_server, stop_server, wait_idle
+from .browser_helpers import CHROMIUM, browser_page, free_port, start_server, stop_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -27,13 +27,7 @@ def server(tmp_path_factory):
 
 
 def test_load_sample_and_see_the_omnibus_charts(server, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        page = browser.new_page(viewport={"width": 1400, "height": 1400})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with browser_page() as (page, errors):
         page.goto(server)
         wait_idle(page)
         assert page.get_by_text("Loaded: sample: Demšar 2006").count() >= 1
@@ -50,18 +44,11 @@ def test_load_sample_and_see_the_omnibus_charts(server, tmp_path):
         page.screenshot(path=str(tmp_path / "omnibus.png"), full_page=True)
         assert (tmp_path / "omnibus.png").stat().st_size > 10000
         assert not errors, errors
-        browser.close()
 
 
 def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
     """Open a shared link to the post-hoc page and find the rendered CD diagram (Demšar's Figure 1a)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        page = browser.new_page(viewport={"width": 1400, "height": 1300})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    with browser_page(height=1300) as (page, errors):
         page.goto(f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=nemenyi&alpha=0.1")
         wait_idle(page)
         chart = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first
@@ -77,4 +64,3 @@ def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
         assert page.get_by_text("of 3 hypotheses rejected").count() == 1
         page.screenshot(path=str(tmp_path / "posthoc.png"), full_page=True)
         assert not errors, errors
-        browser.close()
