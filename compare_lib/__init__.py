@@ -24,6 +24,16 @@ from .data import MISSING_POLICIES, ScoreTable, as_table, load_scores
 from .errors import ApproximationWarning, DataWarning, InputError
 from .exhaustive import bell_number, exhaustive_sets, n_exhaustive_sets, set_partitions
 from .omnibus import dunnett, friedman, iman_davenport, rm_anova, tukey_hsd
+from .pool import (
+    critical_rank_difference,
+    pool_counts,
+    pool_dependence,
+    pool_power_simulation,
+    pool_sensitivity,
+    pool_sensitivity_matrix,
+    pool_verdicts,
+    smallest_flip,
+)
 from .posthoc import TEST_LABELS as posthoc_labels
 from .posthoc import TESTS, apv_table, groups, posthoc, verdicts
 from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
@@ -42,6 +52,7 @@ __all__ = [
     "bell_number",
     "bonferroni_dunn_q",
     "critical_difference",
+    "critical_rank_difference",
     "dunnett",
     "dunnett_sf",
     "exhaustive_sets",
@@ -52,6 +63,12 @@ __all__ = [
     "n_exhaustive_sets",
     "nemenyi_q",
     "paired_ttest",
+    "pool_counts",
+    "pool_dependence",
+    "pool_power_simulation",
+    "pool_sensitivity",
+    "pool_sensitivity_matrix",
+    "pool_verdicts",
     "possible_true_counts",
     "posthoc",
     "posthoc_labels",
@@ -63,6 +80,7 @@ __all__ = [
     "shaffer_t",
     "sign_test",
     "sign_test_critical_wins",
+    "smallest_flip",
     "studentized_range_sf",
     "tukey_hsd",
     "wilcoxon",

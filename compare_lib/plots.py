@@ -380,3 +380,91 @@ def figure_image(fig: go.Figure, fmt: str = "png", *, scale: float = 2.0) -> byt
 def figure_html(fig: go.Figure) -> bytes:
     """A self-contained interactive HTML file (plotly.js embedded; no internet needed)."""
     return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# Pool sensitivity (Benavoli, Corani & Mangili 2016)
+
+
+def pool_z_figure(frame: pd.DataFrame, *, max_points: int = 20000) -> go.Figure:
+    """|z| of one pair in every pool, by pool size, against the critical value of that size.
+
+    ``frame`` is a :func:`compare_lib.pool_sensitivity` result. Points are jittered within a size;
+    above ``max_points`` pools a seeded sample is drawn (the counts in the hover stay exact).
+    """
+    a, b = frame.attrs["a"], frame.attrs["b"]
+    counts = frame.groupby("size")["reject"].agg(["count", "sum"])
+    shown = frame if len(frame) <= max_points else frame.sample(max_points, random_state=0)
+    rng = np.random.default_rng(0)
+    jitter = rng.uniform(-0.28, 0.28, len(shown))
+    fig = go.Figure()
+    for verdict, color, label in ((True, DIFFERENT_COLOR, "significant"), (False, GROUP_COLOR, "not significant")):
+        part = shown[shown["reject"] == verdict]
+        j = jitter[(shown["reject"] == verdict).to_numpy()]
+        fig.add_trace(
+            go.Scatter(
+                x=part["size"] + j, y=part["z"].abs(), mode="markers", name=label,
+                marker=dict(color=color, size=7 if len(shown) < 2000 else 4, opacity=0.75),
+                customdata=[", ".join(p) for p in part["pool"]],
+                hovertemplate="pool: %{customdata}<br>|z| = %{y:.3f}<extra>" + label + "</extra>",
+            )
+        )
+    crit = frame.groupby("size")["critical"].first()
+    xs, ys = [], []
+    for size, value in crit.items():
+        xs += [size - 0.4, size + 0.4, None]
+        ys += [value, value, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="critical |z|", line=dict(color=CONTROL_COLOR, width=3),
+                             hoverinfo="skip"))
+    fig.update_layout(
+        title=f"{a} vs {b}: the mean-ranks statistic in every pool that contains both",
+        xaxis=dict(title="classifiers in the pool", tickmode="array", tickvals=list(counts.index),
+                   ticktext=[f"{s}<br>{int(r)}/{int(c)} sig." for s, (c, r) in counts.iterrows()]),
+        yaxis_title="|z|", height=430, legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        margin=dict(l=10, r=10, t=80, b=10),
+    )
+    return fig
+
+
+def pool_counts_figure(counts: pd.DataFrame, a: str, b: str) -> go.Figure:
+    """Stacked bars per pool size: pools where a vs b is significant and where it is not."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=counts["size"], y=counts["rejections"], name="significant", marker_color=DIFFERENT_COLOR))
+    fig.add_trace(go.Bar(x=counts["size"], y=counts["pools"] - counts["rejections"], name="not significant",
+                         marker_color=GROUP_COLOR))
+    fig.update_layout(barmode="stack", title=f"{a} vs {b}: pools by size (exact counts)",
+                      xaxis_title="classifiers in the pool", yaxis_title="pools", height=400,
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def sensitivity_heatmap(matrix: pd.DataFrame) -> go.Figure:
+    """k x k heatmap: fraction of pools whose mean-ranks verdict on the pair differs from the full pool's."""
+    z = matrix.to_numpy().astype(float)
+    np.fill_diagonal(z, np.nan)
+    text = [["" if i == j else f"{z[i, j]:.0%}" if z[i, j] > 0 else "·" for j in range(len(z))] for i in range(len(z))]
+    fig = go.Figure(
+        go.Heatmap(z=z, x=list(matrix.columns), y=list(matrix.index), text=text, texttemplate="%{text}",
+                   colorscale="OrRd", zmin=0, zmax=max(0.5, float(np.nanmax(z)) if np.isfinite(z).any() else 0.5),
+                   colorbar=dict(title="pools that<br>flip the verdict"),
+                   hovertemplate="%{y} vs %{x}<br>%{z:.1%} of the pools flip the full-pool verdict<extra></extra>")
+    )
+    fig.update_layout(title="How often the pool changes the mean-ranks verdict (· = never)",
+                      yaxis=dict(autorange="reversed"), height=max(340, 34 * len(z) + 160),
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def power_figure(sim: pd.DataFrame, paper: dict[str, float] | None = None) -> go.Figure:
+    """Bars of the simulated power per test with 95% Monte Carlo intervals (and the paper's values)."""
+    fig = go.Figure(
+        go.Bar(x=sim["test"], y=sim["power"], error_y=dict(type="data", array=1.96 * sim["std_error"]),
+               marker_color=[DIFFERENT_COLOR if t == "mean-ranks z" else GROUP_COLOR for t in sim["test"]],
+               text=[f"{p:.3f}" for p in sim["power"]], textposition="outside", name="simulated")
+    )
+    if paper:
+        fig.add_trace(go.Scatter(x=list(paper), y=list(paper.values()), mode="markers", name="Benavoli et al.",
+                                 marker=dict(symbol="diamond", size=13, color=CONTROL_COLOR)))
+    fig.update_layout(title="Power to detect A ≠ B", yaxis=dict(title="power", range=[0, 1.1]), height=380,
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig

@@ -19,6 +19,7 @@ pages = [
     st.Page("app_pages/load_data.py", title="Load data", default=True),
     st.Page("app_pages/omnibus.py", title="Omnibus tests"),
     st.Page("app_pages/posthoc.py", title="Post-hoc tests"),
+    st.Page("app_pages/pool.py", title="Pool sensitivity"),
 ]
 page = st.navigation(pages)
 

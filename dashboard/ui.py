@@ -99,6 +99,11 @@ def load_sample(label: str) -> cl.ScoreTable:
     return load_bytes(data, sample.file, sample.higher_is_better, "auto", "error")
 
 
+def load_sample_by_id(sample_id: str) -> None:
+    label = SAMPLE_BY_ID[sample_id]
+    set_table(load_sample(label), origin=f"sample: {label}")
+
+
 def set_table(table: cl.ScoreTable, *, origin: str) -> None:
     """Make ``table`` the loaded table; keep every classifier and data set."""
     st.session_state["table"] = table
@@ -247,6 +252,33 @@ def apv_table(scores: pd.DataFrame, higher: bool, test: str, control: str | None
 @st.cache_data(show_spinner="Comparing the procedures…", max_entries=64)
 def verdicts(scores: pd.DataFrame, higher: bool, alpha_: float, control: str | None):
     return cl.verdicts(cl.ScoreTable(scores, higher), alpha_, control)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def pool_verdicts(scores: pd.DataFrame, higher: bool, members: tuple, alpha_: float, procedure: str):
+    return cl.pool_verdicts(cl.ScoreTable(scores, higher), list(members), alpha_, procedure=procedure)
+
+
+@st.cache_data(show_spinner="Listing the pools…", max_entries=32)
+def pool_sensitivity(scores: pd.DataFrame, higher: bool, a: str, b: str, alpha_: float, procedure: str,
+                     require_friedman: bool):
+    return cl.pool_sensitivity(cl.ScoreTable(scores, higher), a, b, alpha_, procedure=procedure,
+                               require_friedman=require_friedman)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def pool_counts(scores: pd.DataFrame, higher: bool, a: str, b: str, alpha_: float, procedure: str):
+    return cl.pool_counts(cl.ScoreTable(scores, higher), a, b, alpha_, procedure=procedure)
+
+
+@st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16)
+def pool_matrix(scores: pd.DataFrame, higher: bool, alpha_: float, procedure: str):
+    return cl.pool_sensitivity_matrix(cl.ScoreTable(scores, higher), alpha_, procedure=procedure)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def pool_dependence(scores: pd.DataFrame, higher: bool, alpha_: float, procedure: str):
+    return cl.pool_dependence(cl.ScoreTable(scores, higher), alpha_, procedure=procedure)
 
 
 @st.cache_resource(show_spinner=False)

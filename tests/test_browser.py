@@ -64,3 +64,17 @@ def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
         assert page.get_by_text("of 3 hypotheses rejected").count() == 1
         page.screenshot(path=str(tmp_path / "posthoc.png"), full_page=True)
         assert not errors, errors
+
+
+def test_pool_explorer_toggle_changes_a_verdict(server, tmp_path):
+    """Benavoli et al.'s table: removing C6 from the pool makes C2 vs C4 stop being significant."""
+    with browser_page(height=1500) as (page, errors):
+        page.goto(f"{server}/pool?sample=benavoli2016")
+        wait_idle(page)
+        assert page.get_by_text("mean ranks 0, Wilcoxon 0, sign test 0 of 21 pairs").count() == 1
+        page.get_by_role("button", name="Remove C6").first.click()
+        wait_idle(page)
+        assert page.get_by_text("mean ranks 1, Wilcoxon 0, sign test 0 of 15 pairs").count() == 1
+        page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.wait_for(timeout=60000)
+        page.screenshot(path=str(tmp_path / "pool.png"), full_page=True)
+        assert not errors, errors

@@ -95,6 +95,7 @@ if test == "mean-ranks":
         "Corani & Mangili 2016): adding or removing a third classifier can make A vs B significant or not, "
         "with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
     )
+    st.page_link("app_pages/pool.py", label="See it on this table: pool sensitivity →")
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
 omnibus = ui.call(ui.omnibus, table.scores, table.higher_is_better, False)

@@ -1,0 +1,113 @@
+"""AppTest tests of the Pool sensitivity page: explorer, one pair, all pairs, the three demos."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from .apptest_helpers import APP, by_label, goto, texts
+
+
+def _pool_app(**query) -> AppTest:
+    st.cache_data.clear()
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    return goto(at, "pool")
+
+
+def _changed_line(at) -> str:
+    return next(m for m in texts(at.markdown) if m.startswith("**Verdicts that differ"))
+
+
+def _members(at):
+    return next(w for w in at.multiselect if w.label.startswith("Classifiers in the pool"))
+
+
+def test_explorer_shows_a_verdict_flip_when_a_classifier_is_removed():
+    at = _pool_app(sample="benavoli2016")
+    assert "mean ranks 0, Wilcoxon 0, sign test 0 of 21 pairs" in _changed_line(at)
+    _members(at).set_value(["C1", "C2", "C3", "C4", "C5", "C7"])  # remove C6
+    at.run()
+    assert not at.exception
+    assert "mean ranks 1, Wilcoxon 0, sign test 0 of 15 pairs" in _changed_line(at)
+    frame = at.dataframe[0].value
+    row = frame[(frame["a"] == "C2") & (frame["b"] == "C4")].iloc[0]
+    assert not row["mean ranks: significant"] and row["… in the full pool"]
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_explorer_needs_two_classifiers():
+    at = _pool_app()
+    _members(at).set_value(["C4.5"])
+    at.run()
+    assert any("at least 2" in e for e in texts(at.error))
+
+
+def test_one_pair_tab_and_smallest_flip():
+    at = _pool_app(sample="benavoli2016")
+    by_label(at.selectbox, "Classifier A").set_value("C2")
+    at.run()
+    by_label(at.selectbox, "Classifier B").set_value("C4")
+    at.run()
+    text = " ".join(texts(at.markdown))
+    assert "In the full pool C2 vs C4 is **significant**" in text
+    assert "Remove C3" in text and "Remove C6" in text
+
+
+def test_all_pairs_reproduces_table1():
+    at = _pool_app(sample="benavoli2016")
+    dep = next(d.value for d in at.dataframe if "2 others" in d.value.columns)
+    c2c4 = dep[(dep["a"] == "C2") & (dep["b"] == "C4")].iloc[0]
+    assert (c2c4["2 others"], c2c4["3 others"], c2c4["4 others"]) == ("7/10", "9/10", "3/5")
+
+
+def test_procedures_and_friedman_gate():
+    at = _pool_app(sample="benavoli2016")
+    for label in ("Nemenyi (studentized range)", "Holm within the pool", "Bonferroni (as in the paper)"):
+        by_label(at.radio, "Correction for the pool's m(m−1)/2 comparisons").set_value(label)
+        at.run()
+        assert not at.exception and not at.error
+    by_label(at.checkbox, "Friedman must reject first").check()
+    at.run()
+    assert not at.exception and not at.error
+
+
+def test_demo_example1_button():
+    at = _pool_app()
+    at.button(key="demo1").click()
+    at.run()
+    assert not at.exception
+    assert any("Example 1" in c for c in texts(at.caption))
+    line = _changed_line(at)
+    assert "of 10 pairs" in line
+
+
+def test_demo_example2_simulation_runs_with_progress():
+    at = _pool_app()
+    form_inputs = [w for w in at.number_input if w.label in ("Mean of B", "Data sets", "Repetitions", "Seed")]
+    assert [w.label for w in form_inputs] == ["Mean of B", "Data sets", "Repetitions", "Seed"]
+    by_label(at.number_input, "Repetitions").set_value(400)
+    at.button(key="FormSubmitter:demo2-Run the simulation").click()
+    at.run()
+    assert not at.exception, at.exception
+    sim = next(d.value for d in at.dataframe if "power" in d.value.columns)
+    power = dict(zip(sim["test"], sim["power"]))
+    assert power["sign test"] > 0.8 and power["mean-ranks z"] < 0.2
+
+
+def test_demo_example2_bad_means():
+    at = _pool_app()
+    at.text_input[0].set_value("5, six, 7")
+    at.button(key="FormSubmitter:demo2-Run the simulation").click()
+    at.run()
+    assert any("Could not read the means" in e for e in texts(at.error))
+
+
+def test_demo_example3_button():
+    at = _pool_app()
+    at.button(key="demo3").click()
+    at.run()
+    assert any("54 data sets × 7 classifiers" in c for c in texts(at.caption))
+    assert "of 6 pairs" in _changed_line(at)
