@@ -34,11 +34,41 @@ from .pool import (
     pool_verdicts,
     smallest_flip,
 )
+from .replicability import (
+    SELECTION_TESTS,
+    replicability,
+    replicability_counts,
+    replicability_e,
+    replicability_p,
+    selection_experiment,
+)
+from .resampling import (
+    corrected_repeated_cv_ttest,
+    corrected_resampled_ttest,
+    cv_ttest,
+    dietterich_5x2cv_ttest,
+    fold_level_tests,
+    fold_replicability,
+)
+from .experiments import run_experiment
 from .posthoc import TEST_LABELS as posthoc_labels
 from .posthoc import TESTS, apv_table, groups, posthoc, verdicts
 from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
 
 __all__ = [
+    "SELECTION_TESTS",
+    "corrected_repeated_cv_ttest",
+    "corrected_resampled_ttest",
+    "cv_ttest",
+    "dietterich_5x2cv_ttest",
+    "fold_level_tests",
+    "fold_replicability",
+    "replicability",
+    "replicability_counts",
+    "replicability_e",
+    "replicability_p",
+    "run_experiment",
+    "selection_experiment",
     "PROCEDURES",
     "TESTS",
     "MISSING_POLICIES",

@@ -45,7 +45,8 @@ _COMMA_DECIMAL = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?%?$")
 _DATASET_NAMES = {"dataset", "data set", "data_set", "data-set", "datasets", "data", "problem", "task", "db"}
 _CLASSIFIER_NAMES = {"classifier", "algorithm", "method", "model", "learner", "approach", "system"}
 _SCORE_NAMES = {"score", "value", "accuracy", "acc", "auc", "error", "performance", "result", "metric"}
-_FOLD_NAMES = {"fold", "folds", "repetition", "rep", "repeat", "run", "seed", "iteration", "split", "trial"}
+_FOLD_NAMES = {"fold", "folds", "repetition", "rep", "repeat", "run", "seed", "iteration", "split", "trial", "scheme"}
+_SIZE_NAMES = {"n_train", "n_test", "train_size", "test_size"}
 
 _MAX_LISTED = 8
 
@@ -585,6 +586,14 @@ def _find_column(header: list[str], explicit: str | None, synonyms: set[str], wh
     )
 
 
+def _maybe_integers(values: list[str]) -> list:
+    """Fold identifiers as integers when they all are (so that they sort 0, 1, 2, ..., 10)."""
+    try:
+        return [int(v) for v in values]
+    except ValueError:
+        return values
+
+
 def _build_long(
     rows, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col, score_col
 ) -> ScoreTable:
@@ -595,7 +604,8 @@ def _build_long(
     fold_cols = [
         j for j, h in enumerate(header) if j not in (j_data, j_clf, j_score) and h.strip().lower() in _FOLD_NAMES
     ]
-    ignored = [h for j, h in enumerate(header) if j not in (j_data, j_clf, j_score, *fold_cols)]
+    size_cols = [j for j, h in enumerate(header) if h.strip().lower() in _SIZE_NAMES]
+    ignored = [h for j, h in enumerate(header) if j not in (j_data, j_clf, j_score, *fold_cols, *size_cols)]
     if ignored:
         notes.append(f"Ignored column(s) {', '.join(repr(h) for h in ignored)} of the long table.")
     body = rows[1:]
@@ -631,8 +641,9 @@ def _build_long(
         {
             "dataset": [r[j_data] for r in body],
             "classifier": [r[j_clf] for r in body],
-            **{h: [r[j] for r in body] for h, j in zip(fold_names, fold_cols)},
+            **{h: _maybe_integers([r[j] for r in body]) for h, j in zip(fold_names, fold_cols)},
             "score": np.asarray(values, dtype=float),
+            **{header[j]: pd.to_numeric(pd.Series([r[j] for r in body]), errors="coerce").to_numpy() for j in size_cols},
             "line": lines,
         }
     )

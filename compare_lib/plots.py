@@ -468,3 +468,70 @@ def power_figure(sim: pd.DataFrame, paper: dict[str, float] | None = None) -> go
     fig.update_layout(title="Power to detect A ≠ B", yaxis=dict(title="power", range=[0, 1.1]), height=380,
                       margin=dict(l=10, r=10, t=60, b=10))
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Replicability (Demšar 2006, §4; Bouckaert & Frank 2004)
+
+_TEST_COLORS = ["#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#9D755D", "#BAB0AC"]
+
+
+def selection_figure(frame: pd.DataFrame, tests: list[str], *, title: str | None = None) -> go.Figure:
+    """Demšar's Figures 3-7 for some tests: rejections (with R(e)) and mean p (with R(p)) against the bias k.
+
+    ``frame`` is a :func:`compare_lib.selection_experiment` result. Left panel: the number of samples
+    in which the test rejected (solid, left axis) and R(e) (dotted, right axis). Right panel: the mean
+    p-value (solid; axis turned upside down so that more power plots higher, as in the paper) and
+    R(p) (dotted, right axis).
+    """
+    from plotly.subplots import make_subplots
+
+    samples = frame.attrs.get("samples")
+    fig = make_subplots(
+        rows=1, cols=2, specs=[[{"secondary_y": True}, {"secondary_y": True}]],
+        subplot_titles=("Rejections (solid) and R(e) (dotted)", "Mean p (solid) and R(p) (dotted)"),
+        horizontal_spacing=0.12,
+    )
+    for i, test in enumerate(tests):
+        part = frame[frame["test"] == test].sort_values("bias")
+        color = _TEST_COLORS[i % len(_TEST_COLORS)]
+        common = dict(x=part["bias"], legendgroup=test, mode="lines+markers")
+        fig.add_trace(go.Scatter(y=part["rejections"], name=test, line=dict(color=color, width=2.5), marker=dict(size=5),
+                                 hovertemplate=f"{test}<br>k = %{{x}}<br>rejections %{{y}}<extra></extra>", **common),
+                      row=1, col=1, secondary_y=False)
+        fig.add_trace(go.Scatter(y=part["R_e"], name=f"{test} R(e)", showlegend=False, mode="lines", x=part["bias"],
+                                 legendgroup=test, line=dict(color=color, dash="dot", width=1.5),
+                                 hovertemplate=f"{test}<br>k = %{{x}}<br>R(e) %{{y:.3f}}<extra></extra>"),
+                      row=1, col=1, secondary_y=True)
+        fig.add_trace(go.Scatter(y=part["mean_p"], name=test, showlegend=False, line=dict(color=color, width=2.5),
+                                 marker=dict(size=5), hovertemplate=f"{test}<br>k = %{{x}}<br>mean p %{{y:.3f}}<extra></extra>",
+                                 **common),
+                      row=1, col=2, secondary_y=False)
+        fig.add_trace(go.Scatter(y=part["R_p"], name=f"{test} R(p)", showlegend=False, mode="lines", x=part["bias"],
+                                 legendgroup=test, line=dict(color=color, dash="dot", width=1.5),
+                                 hovertemplate=f"{test}<br>k = %{{x}}<br>R(p) %{{y:.3f}}<extra></extra>"),
+                      row=1, col=2, secondary_y=True)
+    fig.update_xaxes(title_text="bias k")
+    fig.update_yaxes(title_text=f"rejections (of {samples})" if samples else "rejections", row=1, col=1, secondary_y=False)
+    fig.update_yaxes(title_text="R(e)", range=[0.45, 1.02], row=1, col=1, secondary_y=True, showgrid=False)
+    fig.update_yaxes(title_text="mean p", autorange="reversed", row=1, col=2, secondary_y=False)
+    fig.update_yaxes(title_text="R(p)", range=[0.45, 1.02], row=1, col=2, secondary_y=True, showgrid=False)
+    fig.update_layout(title=title, height=430, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=70, b=10))
+    return fig
+
+
+def fold_pvalues_figure(results: pd.DataFrame, test: str) -> go.Figure:
+    """p-values of one fold-level test per data set (rows) and seed (columns); rejections marked."""
+    part = results[results["test"] == test]
+    grid = part.pivot_table(index="dataset", columns="seed", values="p", aggfunc="first")
+    alpha = results.attrs.get("alpha", 0.05)
+    text = [[("" if np.isnan(v) else f"{v:.3f}" + (" *" if v <= alpha else "")) for v in row] for row in grid.to_numpy()]
+    fig = go.Figure(
+        go.Heatmap(z=grid.to_numpy(), x=[str(c) for c in grid.columns], y=list(grid.index), text=text,
+                   texttemplate="%{text}", colorscale="RdBu", zmid=alpha, zmin=0, zmax=min(1, 10 * alpha),
+                   colorbar=dict(title="p"), hovertemplate="%{y}, seed %{x}<br>p = %{z:.4f}<extra></extra>")
+    )
+    fig.update_layout(title=f"{test}: p per data set and seed (* = rejected at α = {alpha:g})",
+                      xaxis_title="seed (repetition of the whole experiment)", yaxis=dict(autorange="reversed"),
+                      height=max(300, 36 * len(grid) + 140), margin=dict(l=10, r=10, t=60, b=10))
+    return fig

@@ -287,7 +287,7 @@ def paired_ttest(x, y, *, relative: bool = False, higher_is_better: bool = True)
     n = d.size
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
-    if sd == 0 or not np.isfinite(sd):
+    if not np.isfinite(sd) or sd <= 1e-12 * abs(mean):  # identical differences up to rounding
         t, p = (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
     else:
         t = mean / (sd / math.sqrt(n))

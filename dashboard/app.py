@@ -20,6 +20,7 @@ pages = [
     st.Page("app_pages/omnibus.py", title="Omnibus tests"),
     st.Page("app_pages/posthoc.py", title="Post-hoc tests"),
     st.Page("app_pages/pool.py", title="Pool sensitivity"),
+    st.Page("app_pages/replicability.py", title="Replicability"),
 ]
 page = st.navigation(pages)
 

@@ -281,6 +281,25 @@ def pool_dependence(scores: pd.DataFrame, higher: bool, alpha_: float, procedure
     return cl.pool_dependence(cl.ScoreTable(scores, higher), alpha_, procedure=procedure)
 
 
+@st.cache_data(show_spinner=False, max_entries=4)
+def fold_sample(path: str) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return cl.load_scores(path, layout="long").folds
+
+
+@st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32)
+def fold_tests(folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float | None):
+    return cl.fold_level_tests(folds, a, b, alpha=alpha_, test_train_ratio=ratio)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, _progress=None):
+    """Cached by configuration; ``_progress`` (not hashed) reports the fraction done on a cache miss."""
+    return cl.run_experiment(list(classifiers), list(datasets), schemes=list(schemes), seeds=range(n_seeds),
+                             n_jobs=n_jobs, progress=_progress)
+
+
 @st.cache_resource(show_spinner=False)
 def image_export_available() -> str | None:
     """Start kaleido's browser once per server; return None if it works, else the reason it does not."""

@@ -1,0 +1,241 @@
+"""Tests of two classifiers on one data set from resampled (fold-level) results (Bouckaert & Frank 2004, §3).
+
+Inputs are differences x = a - b of the two classifiers' scores on the same train/test splits:
+
+* :func:`cv_ttest`: the plain paired t-test on k-fold (or r x k-fold) differences, which treats the
+  folds as independent (its Type I error is inflated);
+* :func:`dietterich_5x2cv_ttest`: Dietterich's 5x2cv paired t-test, t = x_11 / sqrt(mean_j s_j^2), 5 df;
+* :func:`corrected_resampled_ttest`: Nadeau & Bengio's corrected resampled t-test,
+  t = mean / sqrt((1/n + n2/n1) var), n - 1 df;
+* :func:`corrected_repeated_cv_ttest`: the corrected repeated k-fold cv test,
+  t = mean / sqrt((1/(k r) + n2/n1) var), k r - 1 df.
+
+:func:`fold_level_tests` runs every test that fits the resampling scheme of a fold-level table, per
+data set and per repetition (seed), and :func:`fold_replicability` summarises how often each test's
+verdict repeats across the seeds (consistency, almost consistency, R).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .errors import InputError
+from .replicability import replicability_counts
+from .two_classifiers import _check_alpha
+
+
+@dataclass(frozen=True)
+class ResamplingTestResult:
+    statistic: float
+    pvalue: float
+    df: int
+    mean_difference: float
+    method: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _t_result(mean: float, se2: float, df: int, method: str) -> ResamplingTestResult:
+    # Identical differences leave a variance of rounding noise only: treat it as zero.
+    if not np.isfinite(se2) or se2 <= (1e-12 * abs(mean)) ** 2:
+        t, p = (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
+    else:
+        t = mean / math.sqrt(se2)
+        p = float(min(1.0, 2 * stats.t.sf(abs(t), df)))
+    return ResamplingTestResult(float(t), p, int(df), float(mean), method)
+
+
+def _diffs(x, what: str, min_size: int = 2) -> np.ndarray:
+    d = np.asarray(x, dtype=float)
+    if d.size < min_size or np.any(~np.isfinite(d)):
+        raise InputError(f"{what} needs at least {min_size} finite differences; got {d.size}.")
+    return d
+
+
+def cv_ttest(differences) -> ResamplingTestResult:
+    """Paired t-test treating all fold differences as independent: t = mean / sqrt(var / n), n - 1 df."""
+    d = _diffs(differences, "The paired t-test").ravel()
+    n = d.size
+    return _t_result(d.mean(), d.var(ddof=1) / n, n - 1, "paired t-test on folds")
+
+
+def dietterich_5x2cv_ttest(differences) -> ResamplingTestResult:
+    """Dietterich's 5x2cv paired t-test (Bouckaert & Frank 2004, §3.1).
+
+    ``differences`` has shape (5, 2): run j, fold i. With xbar_j = (x_1j + x_2j)/2 and
+    s_j^2 = (x_1j - xbar_j)^2 + (x_2j - xbar_j)^2, t = x_11 / sqrt((1/5) sum_j s_j^2), 5 df.
+    Only the first fold's difference enters the numerator, which makes the test sensitive to the
+    partitioning.
+    """
+    d = np.asarray(differences, dtype=float)
+    if d.shape != (5, 2) or np.any(~np.isfinite(d)):
+        raise InputError(f"The 5x2cv test needs 5 runs x 2 folds of finite differences; got shape {d.shape}.")
+    xbar = d.mean(axis=1, keepdims=True)
+    s2 = ((d - xbar) ** 2).sum(axis=1)
+    return _t_result(d[0, 0], s2.mean(), 5, "5x2cv paired t-test (Dietterich)")
+
+
+def corrected_resampled_ttest(differences, test_train_ratio: float) -> ResamplingTestResult:
+    """Nadeau & Bengio's corrected resampled t-test (Bouckaert & Frank 2004, §3.2).
+
+    ``differences``: one per random train/test split; ``test_train_ratio`` = n2/n1 (e.g. 10/90).
+    t = mean / sqrt((1/n + n2/n1) var), n - 1 df.
+    """
+    d = _diffs(differences, "The corrected resampled t-test").ravel()
+    if not test_train_ratio > 0:
+        raise InputError(f"test_train_ratio = n_test / n_train must be positive, got {test_train_ratio!r}.")
+    n = d.size
+    return _t_result(d.mean(), (1 / n + test_train_ratio) * d.var(ddof=1), n - 1, "corrected resampled t-test")
+
+
+def corrected_repeated_cv_ttest(differences, test_train_ratio: float | None = None) -> ResamplingTestResult:
+    """The corrected repeated k-fold cv test (Bouckaert & Frank 2004, §3.3).
+
+    ``differences`` has shape (r, k): run j, fold i. t = mean / sqrt((1/(k r) + n2/n1) var), k r - 1
+    df; n2/n1 defaults to 1/(k-1), the test/train ratio of k-fold cross-validation.
+    """
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 2 or d.shape[1] < 2 or d.size < 2 or np.any(~np.isfinite(d)):
+        raise InputError(f"The corrected repeated cv test needs runs x folds (k >= 2) of differences; got shape {d.shape}.")
+    r, k = d.shape
+    ratio = 1 / (k - 1) if test_train_ratio is None else float(test_train_ratio)
+    n = r * k
+    return _t_result(d.mean(), (1 / n + ratio) * d.var(ddof=1), n - 1, "corrected repeated k-fold cv test")
+
+
+# ---------------------------------------------------------------------------------------------
+# fold-level tables
+
+SEED_NAMES = ("seed", "repetition", "rep", "trial", "experiment")
+RUN_NAMES = ("run", "repeat", "iteration")
+FOLD_NAMES = ("fold", "split")
+
+
+def _column(frame: pd.DataFrame, names, given: str | None) -> str | None:
+    if given is not None:
+        if given not in frame.columns:
+            raise InputError(f"No column {given!r} in the fold-level table; it has {list(frame.columns)}.")
+        return given
+    lower = {c.lower(): c for c in frame.columns}
+    return next((lower[n] for n in names if n in lower), None)
+
+
+def fold_level_tests(
+    folds: pd.DataFrame,
+    a: str,
+    b: str,
+    *,
+    alpha: float = 0.05,
+    test_train_ratio: float | None = None,
+    seed_col: str | None = None,
+    run_col: str | None = None,
+    fold_col: str | None = None,
+) -> pd.DataFrame:
+    """Run every test that fits the resampling scheme, per data set and repetition (seed).
+
+    ``folds``: long table with columns ``dataset``, ``classifier``, ``score`` and the identifiers of
+    the repetition (seed), run and fold (recognised by name, or given). Schemes, per data set:
+
+    * k-fold cv repeated r times (fold column with k >= 2 values): the plain paired t-test on the
+      r k differences, the corrected repeated k-fold cv test, and with r = 5, k = 2 Dietterich's 5x2cv;
+    * random subsampling (no fold column, or one fold): the plain resampled t-test and, given
+      ``test_train_ratio`` (n_test / n_train), the corrected resampled t-test.
+
+    The test/train ratio n2/n1 of the corrected tests is, in this order: ``test_train_ratio`` if
+    given, the mean ``n_test / n_train`` if the table has those columns, else 1/(k-1) for k-fold cv.
+    Random subsampling needs one of the first two.
+
+    Returns one row per (dataset, seed, test): scheme, runs, folds, statistic, p, reject.
+    """
+    _check_alpha(alpha)
+    for needed in ("dataset", "classifier", "score"):
+        if needed not in folds.columns:
+            raise InputError(f"The fold-level table needs a {needed!r} column; it has {list(folds.columns)}.")
+    seed_c = _column(folds, SEED_NAMES, seed_col)
+    run_c = _column(folds, RUN_NAMES, run_col)
+    fold_c = _column(folds, FOLD_NAMES, fold_col)
+    present = set(folds["classifier"])
+    for name in (a, b):
+        if name not in present:
+            raise InputError(f"Classifier {name!r} is not in the fold-level table ({sorted(present)}).")
+    data = folds.copy()
+    data["_seed"] = data[seed_c] if seed_c else 0
+    data["_run"] = data[run_c] if run_c else 0
+    data["_fold"] = data[fold_c] if fold_c else 0
+    if "scheme" in data.columns:
+        data["_scheme"] = data["scheme"]
+    else:
+        data["_scheme"] = ""
+    key = ["dataset", "_scheme", "_seed", "_run", "_fold"]
+    wide = data[data["classifier"].isin([a, b])].pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
+    if wide[[a, b]].isna().any().any():
+        missing = wide[wide[[a, b]].isna().any(axis=1)].index[0]
+        raise InputError(
+            f"Classifiers {a!r} and {b!r} need scores on the same splits; data set {missing[0]!r}, seed {missing[2]}, "
+            f"run {missing[3]}, fold {missing[4]} has only one of them."
+        )
+    wide["d"] = wide[a] - wide[b]
+    rows = []
+    for (dataset, scheme, seed), group in wide.groupby(level=["dataset", "_scheme", "_seed"], sort=False):
+        g = group.reset_index()
+        runs = g["_run"].nunique()
+        nfold = g["_fold"].nunique()
+        grid = g.pivot_table(index="_run", columns="_fold", values="d", aggfunc="mean")
+        if grid.isna().any().any():
+            raise InputError(f"Data set {dataset!r}, seed {seed}: every run needs the same folds.")
+        d = grid.to_numpy()
+        ratio = test_train_ratio
+        if ratio is None and {"n_train", "n_test"} <= set(data.columns):
+            sizes = data[(data["dataset"] == dataset) & (data["_scheme"] == scheme) & (data["_seed"] == seed)]
+            ratio = float(sizes["n_test"].mean() / sizes["n_train"].mean())
+        results = []
+        if nfold >= 2:
+            results.append(("paired t-test (cv folds)", cv_ttest(d)))
+            results.append(("corrected repeated cv", corrected_repeated_cv_ttest(d, ratio)))
+            if d.shape == (5, 2):
+                results.append(("5x2cv (Dietterich)", dietterich_5x2cv_ttest(d)))
+            label = "5x2cv" if d.shape == (5, 2) else f"{runs}x{nfold}-fold cv"
+        else:
+            results.append(("resampled t-test", cv_ttest(d.ravel())))
+            if ratio is not None:
+                results.append(("corrected resampled t-test", corrected_resampled_ttest(d.ravel(), ratio)))
+            label = f"{runs} random splits"
+        for name, res in results:
+            rows.append(
+                {
+                    "dataset": dataset, "scheme": scheme or label, "seed": seed, "test": name, "runs": runs,
+                    "folds": nfold, "mean_difference": res.mean_difference, "statistic": res.statistic,
+                    "p": res.pvalue, "reject": res.pvalue <= alpha,
+                }
+            )
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(a=a, b=b, alpha=float(alpha), test_train_ratio=test_train_ratio)
+    return frame
+
+
+def fold_replicability(results: pd.DataFrame) -> pd.DataFrame:
+    """Per scheme and test: Bouckaert & Frank's consistent / almost consistent counts and R over data sets,
+    using the seeds as the repetitions (needs at least 2 seeds per data set)."""
+    rows = []
+    for (scheme, test), group in results.groupby(["scheme", "test"], sort=False):
+        per = group.groupby("dataset")["reject"].agg(["sum", "count"])
+        if per["count"].min() < 2:
+            continue
+        if per["count"].nunique() != 1:
+            raise InputError(f"{test} ({scheme}): data sets have different numbers of seeds; keep the same number.")
+        res = replicability_counts(per["sum"].to_numpy(), int(per["count"].iloc[0]))
+        rows.append(
+            {
+                "scheme": scheme, "test": test, "datasets": res.n_datasets, "repetitions": res.n_repetitions,
+                "consistent": res.consistent, "almost_consistent": res.almost_consistent, "R": res.R,
+                "rejection_rate": float(group["reject"].mean()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["scheme", "test", "datasets", "repetitions", "consistent",
+                                       "almost_consistent", "R", "rejection_rate"])

@@ -1,0 +1,218 @@
+"""Replicability: would the verdict repeat with other data sets, another seed, another resampling?"""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import streamlit as st
+
+import compare_lib as cl
+import ui
+
+st.title("Replicability")
+table = ui.active_table()
+alpha = ui.alpha()
+st.caption(ui.table_caption(table))
+st.markdown(
+    "A verdict that flips with the random seed or with the choice of data sets is not a finding. Two measures "
+    "(Demšar 2006, §4.1.2): Bouckaert's **R(e)**, the probability that two repetitions agree on reject/retain, "
+    "and **R(p) = 1 − 2·var(p)**, from the spread of the p-values. Both are 1 for a perfectly repeatable test "
+    "and 0.5 at worst."
+)
+
+tab_sel, tab_folds, tab_run = st.tabs(
+    ["How replicable is my verdict?", "Tests on fold-level results", "Run an experiment"]
+)
+
+GROUPS = {
+    "Two classifiers": ["t-test", "t-test (relative)", "Wilcoxon", "sign test"],
+    "All classifiers (omnibus)": ["Friedman", "ANOVA"],
+    "The pair among all pairs": ["Nemenyi", "Tukey"],
+    "The pair versus the control": ["Bonferroni-Dunn", "Holm", "Hochberg", "Hommel", "Dunnett"],
+}
+
+# -- 1. data-set selection experiment -------------------------------------------------------------
+with tab_sel:
+    st.markdown(
+        "Demšar's experiment on **your** table: draw many samples of n data sets, favouring with bias k the data "
+        "sets on which classifier A beats B (probability ∝ 1/(1 + e^(−k·d)), d = A − B), run every test on every "
+        "sample and watch how often it rejects, its mean p, and how repeatable the verdict is. k = 0 is an "
+        "unbiased random choice of data sets."
+    )
+    version = st.session_state.get("table_version", 0)
+    names = table.classifiers
+    c1, c2, c3 = st.columns(3)
+    a = c1.selectbox("A (also the control)", names, index=0, key=f"w_rep_a_{version}")
+    b = c2.selectbox("B", [n for n in names if n != a], index=0, key=f"w_rep_b_{version}")
+    max_sets = table.n_datasets - 1
+    if max_sets < 2:
+        st.error(f"The table has {table.n_datasets} data sets; drawing samples needs at least 3.")
+    else:
+        n_sets = c3.number_input("Data sets per sample", min_value=2, max_value=max_sets, value=min(10, max_sets),
+                                 step=1, key="w_rep_nsets")
+        d1, d2, d3 = st.columns(3)
+        samples = d1.number_input("Samples per k", min_value=50, max_value=20000, value=1000, step=50, key="w_rep_samples")
+        k_max = d2.number_input("Largest bias k", min_value=0, max_value=50, value=20, step=1, key="w_rep_kmax")
+        k_step = d3.number_input("Step of k", min_value=1, max_value=10, value=2, step=1, key="w_rep_kstep")
+        chosen = st.multiselect("Tests", list(cl.SELECTION_TESTS), default=list(cl.SELECTION_TESTS), key="w_rep_tests")
+        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="w_rep_seed")
+        if table.n_datasets < 2 * n_sets:
+            st.info(
+                f"With {table.n_datasets} data sets and samples of {n_sets}, the samples overlap a lot, so the "
+                "results vary less than in Demšar's setting (samples of 10 from 40)."
+            )
+        config = (tuple(table.classifiers), tuple(table.datasets), a, b, int(n_sets), int(samples), int(k_max),
+                  int(k_step), tuple(chosen), float(alpha), int(seed), table.higher_is_better)
+        if st.button("Run the experiment", type="primary", key="w_rep_run", disabled=not chosen):
+            bar = st.progress(0.0, text="Drawing samples…")
+            result = ui.call(
+                cl.selection_experiment, table, a, b, n_sets=int(n_sets), biases=range(0, int(k_max) + 1, int(k_step)),
+                samples=int(samples), alpha=alpha, seed=int(seed), tests=chosen,
+                progress=lambda f: bar.progress(f, text=f"Running the tests… {f:.0%}"),
+            )
+            bar.empty()
+            if result is not None:
+                st.session_state["selection_result"] = (config, result)
+        stored = st.session_state.get("selection_result")
+        if stored is not None:
+            cfg, result = stored
+            if cfg != config:
+                st.caption("The results below are from an earlier run with other settings; press Run to update.")
+            scale = result.attrs["difference_scale"]
+            if scale != 1:
+                st.caption(f"Scores look like percentages: d = (A − B)/{scale:g}, as Demšar's d are accuracy differences in [0, 1].")
+            for group, members in GROUPS.items():
+                present = [m for m in members if m in set(result["test"])]
+                if present:
+                    st.plotly_chart(cl.plots.selection_figure(result, present, title=group), width="stretch",
+                                    key=f"sel_{group}")
+            ui.download_buttons(result, "selection_experiment", caption="Data-set selection experiment", key="sel")
+            with st.expander("How to read these curves"):
+                st.markdown(
+                    "Rejections grow with k because the samples increasingly favour A. R(e) is lowest where a test "
+                    "rejects about half of the samples: a test whose p-values sit near α looks unreliable by R(e) "
+                    "even if its p-values barely vary; R(p) measures that variation directly. Demšar found the "
+                    "Wilcoxon test more powerful than the t-tests and the sign test the weakest, and Friedman "
+                    "ahead of ANOVA for similar classifiers."
+                )
+
+# -- 2. fold-level results ------------------------------------------------------------------------
+SAMPLE_FOLDS = ui.SAMPLE_DIR / "fold_level_example.csv"
+with tab_folds:
+    st.markdown(
+        "Two classifiers on one data set, compared on resampled splits (Bouckaert & Frank 2004): run the same "
+        "experiment with several seeds and count how often each test's verdict repeats. A file needs the "
+        "columns dataset, classifier, score and seed, run, fold (random subsampling: no fold column)."
+    )
+    options = ["Sample (3 classifiers, 6 data sets, 10 seeds)", "Upload a fold-level file"]
+    if "experiment_folds" in st.session_state:
+        options.append("The experiment run in the next tab")
+    if table.folds is not None:
+        options.append("The fold-level rows of the loaded table")
+    source = st.radio("Fold-level data", options, horizontal=True, key="w_fold_source")
+    folds = None
+    if source == options[0]:
+        folds = ui.fold_sample(str(SAMPLE_FOLDS))
+    elif source == "Upload a fold-level file":
+        up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key="w_fold_upload")
+        if up is not None:
+            loaded = ui.call(ui.load_bytes, up.getvalue(), up.name, True, "long", "error")
+            if loaded is not None:
+                if loaded.folds is None:
+                    st.error(f"{up.name} has one score per data set and classifier: there are no folds or seeds to test.")
+                else:
+                    folds = loaded.folds
+    elif source == "The experiment run in the next tab":
+        folds = st.session_state["experiment_folds"]
+    else:
+        folds = table.folds
+    if folds is not None:
+        clfs = sorted(folds["classifier"].unique())
+        f1, f2, f3 = st.columns(3)
+        fa = f1.selectbox("Classifier A", clfs, index=0, key="w_fold_a")
+        fb = f2.selectbox("Classifier B", [c for c in clfs if c != fa], index=0, key="w_fold_b")
+        ratio_text = f3.text_input("Test/train ratio n2/n1 (blank: from the file)", value="", key="w_fold_ratio",
+                                   help="For the corrected tests; e.g. 0.111 for 90/10 splits. Blank uses the "
+                                        "n_train/n_test columns, or 1/(k-1) for k-fold cv.")
+        ratio = None
+        if ratio_text.strip():
+            try:
+                ratio = float(ratio_text)
+            except ValueError:
+                st.error(f"The ratio {ratio_text!r} is not a number; leave it blank or give e.g. 0.111.")
+        results = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
+        if results is not None and len(results):
+            rep = cl.fold_replicability(results)
+            st.markdown("**How often does each test's verdict repeat over the seeds?** (Bouckaert & Frank's measures)")
+            st.dataframe(rep, width="stretch", hide_index=True,
+                         column_config={"R": st.column_config.NumberColumn("R", format="%.3f"),
+                                        "rejection_rate": st.column_config.NumberColumn("rejection rate", format="%.3f")})
+            ui.download_buttons(rep, "fold_replicability", caption="Replicability of tests on fold-level results", key="foldrep")
+            test_names = list(dict.fromkeys(results["test"]))
+            shown_test = st.selectbox("p-values of", test_names, key="w_fold_test")
+            st.plotly_chart(cl.plots.fold_pvalues_figure(results, shown_test), width="stretch", key="fold_p")
+            with st.expander("All p-values"):
+                st.dataframe(results, width="stretch", hide_index=True)
+    with st.expander("Bouckaert & Frank's Table 1 (5x2cv on 27 UCI data sets)"):
+        draws = pd.read_csv(ui.SAMPLE_DIR / "bouckaert_frank2004_table1_5x2cv_draws.csv")
+        rows = []
+        for col in [c for c in draws.columns if c.startswith("draws_")]:
+            res = cl.replicability_counts(10 - draws[col].to_numpy(), 10)
+            rows.append({"pair": col.removeprefix("draws_").replace("_vs_", " vs "), **res.to_dict()})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.caption("The paper: consistent 9, 12, 13; almost consistent 14, 17, 17; R = 0.737, 0.783, 0.816.")
+
+# -- 3. run an experiment -------------------------------------------------------------------------
+with tab_run:
+    st.markdown(
+        "Train real classifiers (scikit-learn) on data sets that ship with it, with several resampling schemes "
+        "and seeds; every classifier sees the same splits. The fold-level results feed the previous tab, and "
+        "their averages can replace the table on every other page."
+    )
+    with st.form("experiment"):
+        e1, e2 = st.columns(2)
+        clf_choice = e1.multiselect("Classifiers", list(cl.experiments.BUILTIN_CLASSIFIERS),
+                                    default=["naive Bayes", "decision tree", "k-NN"])
+        extra = e1.text_input("Another scikit-learn classifier (optional)", value="",
+                              placeholder='sklearn.svm.SVC {"C": 10}')
+        data_choice = e2.multiselect("Data sets", list(cl.experiments.BUILTIN_DATASETS), default=["iris", "wine"])
+        scheme_choice = e2.multiselect("Schemes", ["5x2cv", "10-fold cv", "10x10-fold cv", "subsampling 30 x 10%"],
+                                       default=["5x2cv"])
+        g1, g2 = st.columns(2)
+        n_seeds = g1.number_input("Seeds (repetitions of the whole experiment)", min_value=2, max_value=100, value=10)
+        n_jobs = g2.number_input("Parallel jobs (-1 = all cores)", min_value=-1, max_value=64, value=-1)
+        go_run = st.form_submit_button("Run", type="primary")
+    if go_run:
+        clfs = clf_choice + ([extra.strip()] if extra.strip() else [])
+        bar = st.progress(0.0, text="Training…")
+        folds_run = ui.call(ui.run_experiment, tuple(clfs), tuple(data_choice), tuple(scheme_choice), int(n_seeds),
+                            int(n_jobs), _progress=lambda f: bar.progress(f, text=f"Training… {f:.0%}"))
+        bar.empty()
+        if folds_run is not None:
+            st.session_state["experiment_folds"] = folds_run
+            st.rerun()  # the fold-level tab, drawn earlier in this run, can now offer the results
+    if "experiment_folds" in st.session_state:
+        folds_run = st.session_state["experiment_folds"]
+        st.success(
+            f"{len(folds_run):,} fold-level results: {folds_run['classifier'].nunique()} classifiers, "
+            f"{folds_run['dataset'].nunique()} data sets, {folds_run['scheme'].nunique()} scheme(s), "
+            f"{folds_run['seed'].nunique()} seeds."
+        )
+        st.dataframe(folds_run.head(200), width="stretch", height=260)
+        st.download_button("⬇ Fold-level results (CSV)", folds_run.to_csv(index=False).encode("utf-8"),
+                           file_name="fold_level_results.csv", mime="text/csv", key="dl_folds", on_click="ignore")
+        if st.button("Use the averaged scores on every page", key="w_use_experiment"):
+            if folds_run["dataset"].nunique() < 2:
+                st.error("The other pages compare classifiers over data sets: run the experiment on at least 2 data sets.")
+            else:
+                averaged = ui.call(ui.load_bytes, folds_run.to_csv(index=False).encode("utf-8"), "experiment.csv",
+                                   True, "long", "error")
+                if averaged is not None:
+                    ui.set_table(averaged, origin="experiment run on this page")
+                    st.rerun()
+    st.caption(
+        "On a Dask cluster: `from dask.distributed import Client; Client('tcp://scheduler:8786')`, then "
+        "`cl.run_experiment(..., backend='dask')` runs the same grid on the cluster (`pip install -e .[dask]`). "
+        f"This server has {os.cpu_count()} cores."
+    )

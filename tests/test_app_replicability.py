@@ -1,0 +1,95 @@
+"""AppTest tests of the Replicability page: the selection experiment, fold-level tests, running an experiment."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from .apptest_helpers import APP, by_label, goto, texts
+from .conftest import SAMPLES
+
+
+def _app(**query) -> AppTest:
+    st.cache_data.clear()
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    return goto(at, "replicability")
+
+
+def test_selection_experiment_section():
+    at = _app(sample="benavoli2016")
+    by_label(at.selectbox, "A (also the control)").set_value("C2")
+    at.run()
+    by_label(at.selectbox, "B").set_value("C4")
+    by_label(at.number_input, "Samples per k").set_value(100)
+    by_label(at.number_input, "Step of k").set_value(10)
+    at.run()
+    at.button(key="w_rep_run").click()
+    at.run()
+    assert not at.exception and not at.error
+    charts = [c for c in at.get("plotly_chart") if str(c.key).startswith("sel_")]
+    assert len(charts) == 4  # two classifiers, omnibus, the pair among all, versus the control
+    assert any("percentages" in c for c in texts(at.caption))
+
+
+def test_selection_experiment_on_a_small_table_warns():
+    at = _app()  # Demšar's 14 data sets
+    assert any("overlap" in i for i in texts(at.info))
+
+
+def test_fold_level_sample_and_table1():
+    at = _app()
+    frames = [d.value for d in at.dataframe]
+    rep = next(f for f in frames if "almost_consistent" in f.columns and "scheme" in f.columns)
+    assert {"5x2cv (Dietterich)", "corrected repeated cv", "corrected resampled t-test"} <= set(rep["test"])
+    table1 = next(f for f in frames if "pair" in f.columns)
+    assert table1["consistent"].tolist() == [9, 12, 13]
+    assert [round(r, 3) for r in table1["R"]] == [0.737, 0.783, 0.816]
+
+
+def test_fold_level_upload_good_and_bad():
+    at = _app()
+    by_label(at.radio, "Fold-level data").set_value("Upload a fold-level file")
+    at.run()
+    uploader = at.file_uploader[0]
+    uploader.set_value(("wide.csv", (SAMPLES / "demsar2006_table6_auc_untied.csv").read_bytes(), "text/csv"))
+    at.run()
+    assert not at.exception
+    assert any("classifier column" in e or "no folds" in e for e in texts(at.error))
+    folds = (SAMPLES / "fold_level_example.csv").read_bytes()
+    at.file_uploader[0].set_value(("mine.csv", folds, "text/csv"))
+    at.run()
+    assert not at.exception and not at.error
+    by_label(at.text_input, "Test/train ratio n2/n1 (blank: from the file)").set_value("ten percent")
+    at.run()
+    assert any("is not a number" in e for e in texts(at.error))
+
+
+def test_run_experiment_section_and_use_the_averages():
+    at = _app()
+    form_multis = {w.label: w for w in at.multiselect}
+    form_multis["Classifiers"].set_value(["naive Bayes", "decision tree"])
+    form_multis["Data sets"].set_value(["iris", "wine"])
+    form_multis["Schemes"].set_value(["5x2cv"])
+    by_label(at.number_input, "Seeds (repetitions of the whole experiment)").set_value(2)
+    by_label(at.number_input, "Parallel jobs (-1 = all cores)").set_value(1)
+    at.button(key="FormSubmitter:experiment-Run").click()
+    at.run()
+    assert not at.exception, at.exception
+    assert any("80 fold-level results" in s for s in texts(at.success))
+    assert "The experiment run in the next tab" in by_label(at.radio, "Fold-level data").options
+    at.button(key="w_use_experiment").click()
+    at.run()
+    assert not at.exception
+    assert any("experiment run on this page · 2 data sets × 2 classifiers" in c for c in texts(at.caption))
+
+
+def test_run_experiment_bad_classifier():
+    at = _app()
+    by_label(at.text_input, "Another scikit-learn classifier (optional)").set_value("sklearn.nothing.Here")
+    at.button(key="FormSubmitter:experiment-Run").click()
+    at.run()
+    assert not at.exception
+    assert any("Cannot find sklearn.nothing.Here" in e for e in texts(at.error))
