@@ -19,6 +19,7 @@ from .critical import (
     nemenyi_q,
     rank_standard_error,
     studentized_range_sf,
+    studentized_range_sf_many,
 )
 from .data import MISSING_POLICIES, ScoreTable, as_table, load_scores
 from .errors import ApproximationWarning, DataWarning, InputError
@@ -52,7 +53,7 @@ from .resampling import (
 )
 from .experiments import run_experiment
 from .posthoc import TEST_LABELS as posthoc_labels
-from .posthoc import TESTS, apv_table, groups, posthoc, verdicts
+from .posthoc import TESTS, apv_table, groups, not_different_groups, posthoc, verdicts
 from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
 
 __all__ = [
@@ -91,6 +92,7 @@ __all__ = [
     "iman_davenport",
     "load_scores",
     "n_exhaustive_sets",
+    "not_different_groups",
     "nemenyi_q",
     "paired_ttest",
     "pool_counts",
@@ -112,6 +114,7 @@ __all__ = [
     "sign_test_critical_wins",
     "smallest_flip",
     "studentized_range_sf",
+    "studentized_range_sf_many",
     "tukey_hsd",
     "wilcoxon",
 ]

@@ -31,30 +31,46 @@ def _check_k_alpha(k, alpha) -> None:
         raise InputError(f"alpha must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
 
 
-def studentized_range_sf(q: float, k: int) -> float:
-    """P(Q > q) for the range of k independent standard normals (infinite degrees of freedom).
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 
-    Uses P(Q > q) = k * int phi(z) [Phi(z)^{k-1} - (Phi(z) - Phi(z-q))^{k-1}] dz, with the bracket
-    expanded as Phi(z-q) * sum_i Phi(z)^i (Phi(z) - Phi(z-q))^{k-2-i}: every term is positive, so the
-    result is accurate far below 1e-16 (``scipy.stats.studentized_range.sf`` flattens out there).
+
+def studentized_range_sf_many(q, k: int, *, panel: float = 0.5) -> np.ndarray:
+    """P(Q > q) for many q at once: the range of k independent standard normals (infinite df).
+
+    P(Q > q) = k * int phi(z) [Phi(z)^{k-1} - (Phi(z) - Phi(z-q))^{k-1}] dz, with the bracket written as
+    Phi(z)^{k-1} * (-expm1((k-1) log1p(-Phi(z-q)/Phi(z)))): no difference of nearly equal numbers, so
+    the result keeps its relative accuracy far below 1e-16 (``scipy.stats.studentized_range.sf``
+    flattens out there). Integrated by composite 8-point Gauss-Legendre on panels of width 0.5 from
+    z = -9 to max(q)/2 + 9, where the integrand lives; agrees with adaptive quadrature to ~1e-14.
     """
-    if q <= 0:
-        return 1.0
-    if not np.isfinite(q):
-        return 0.0
+    q = np.atleast_1d(np.asarray(q, dtype=float))
+    out = np.ones_like(q)
+    out[np.isposinf(q)] = 0.0
+    todo = np.isfinite(q) & (q > 0)
+    if not todo.any():
+        return out
     k = int(k)
+    qq = q[todo]
+    lo, hi = -9.0, max(float(qq.max()) / 2, 3.0) + 9.0
+    edges = np.arange(lo, hi + panel, panel)
+    mids = (edges[:-1] + edges[1:]) / 2
+    z = (mids[:, None] + _GL_NODES[None, :] * panel / 2).ravel()
+    w = np.tile(_GL_WEIGHTS * panel / 2, mids.size)
+    upper = special.ndtr(z)
+    base = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * upper ** (k - 1) * w
+    res = np.empty(qq.size)
+    with np.errstate(divide="ignore"):
+        for start in range(0, qq.size, 64):
+            ratio = np.minimum(special.ndtr(z[None, :] - qq[start : start + 64, None]) / np.maximum(upper, 1e-300), 1.0)
+            res[start : start + 64] = k * ((-np.expm1((k - 1) * np.log1p(-ratio))) @ base)
+    out[todo] = np.minimum(res, 1.0)
+    return out
 
-    def integrand(z: float) -> float:
-        upper = special.ndtr(z)
-        low_tail = special.ndtr(z - q)
-        inner = upper - low_tail
-        geo = sum(upper**i * inner ** (k - 2 - i) for i in range(k - 1))
-        return math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * low_tail * geo
 
-    center = q / 2
-    width = 12.0
-    val, _ = integrate.quad(integrand, center - width, center + width, points=[center], limit=200, epsabs=0, epsrel=1e-11)
-    return float(min(1.0, k * val))
+def studentized_range_sf(q: float, k: int) -> float:
+    """P(Q > q) for the range of k independent standard normals (infinite df); see
+    :func:`studentized_range_sf_many`."""
+    return float(studentized_range_sf_many([q], k)[0])
 
 
 @lru_cache(maxsize=256)

@@ -38,6 +38,7 @@ MISSING_POLICIES = ("error", "drop-datasets", "drop-classifiers")
 LAYOUTS = ("auto", "wide", "long")
 
 _MISSING_TOKENS = {"", "na", "nan", "n/a", "null", "none", "?", "-", "--", "missing"}
+_NA_VALUES = sorted({v for t in _MISSING_TOKENS for v in (t, t.upper(), t.capitalize())} | {"NaN", "N/A"})
 _INF_TOKENS = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "∞", "-∞"}
 _DOT_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?%?$")
 _COMMA_DECIMAL = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?%?$")
@@ -249,8 +250,8 @@ def _validate_scores(
         raise InputError(f"missing={missing!r} is not a policy; choose one of {', '.join(MISSING_POLICIES)}.")
     notes: list[str] = []
     df = frame.copy()
-    df.columns = [str(c).strip() for c in df.columns]
-    df.index = [str(i).strip() for i in df.index]
+    df.columns = pd.Index([str(c) for c in df.columns], dtype=object).str.strip()
+    df.index = pd.Index([str(i) for i in df.index], dtype=object).str.strip()
     labels = list(row_labels) if row_labels is not None else [f"row {i + 1}" for i in range(len(df))]
 
     empty_cols = [f"column {j + 2}" for j, c in enumerate(df.columns) if c == ""]
@@ -343,7 +344,7 @@ def _validate_scores(
             f"{where}: {out.shape[0]} data set(s) left; comparing classifiers over data sets needs at least 2 rows."
         )
 
-    names, renamed = _unique_names(list(out.index))
+    names, renamed = (list(out.index), []) if out.index.is_unique else _unique_names(list(out.index))
     if renamed:
         for name, positions in renamed:
             lines = [labels[i] for i, n in enumerate(out.index) if n == name]
@@ -424,62 +425,150 @@ def _detect_delimiter(lines: list[str]) -> str:
     return best
 
 
-def _read_rows(text: str, display: str, sep: str | None) -> tuple[list[list[str]], list[int], str]:
-    """Split into rows of stripped cells; keep the 1-based line number of every row."""
+def _field_counts(lines: list[str], delim: str) -> np.ndarray:
+    """Number of fields on each line (quote-aware only when the text has quotes: that is slower)."""
+    if any('"' in line for line in lines):
+        return np.array([len(row) for row in csv.reader(lines, delimiter=delim)])
+    return pd.Series(lines, dtype=object).str.count(re.escape(delim)).to_numpy() + 1
+
+
+def _read_grid(
+    text: str, display: str, sep: str | None, numeric_from: int | None = None
+) -> tuple[list[str], pd.DataFrame, np.ndarray, str]:
+    """Header cells, the body as a DataFrame of stripped strings, the file line of every body row, and
+    the delimiter. Blank lines are skipped; the C parser of pandas does the splitting. With
+    ``numeric_from``, columns from that one on come back as floats when they all parse as numbers."""
     lines = text.splitlines()
-    numbered = [(i + 1, line) for i, line in enumerate(lines) if line.strip()]
-    if not numbered:
+    kept = [i for i, line in enumerate(lines) if line.strip()]
+    if not kept:
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
-    delim = sep or _detect_delimiter([line for _, line in numbered])
-    rows, line_numbers = [], []
-    for (lineno, line), cells in zip(numbered, csv.reader([line for _, line in numbered], delimiter=delim)):
-        rows.append([c.strip() for c in cells])
-        line_numbers.append(lineno)
+    first = lines[kept[0]]
+    delim = sep or _detect_delimiter([lines[i] for i in kept[:50]])
+    header = [c.strip() for c in next(csv.reader([first], delimiter=delim))]
+    body_lines = [lines[i] for i in kept[1:]]
+    line_numbers = np.asarray(kept[1:], dtype=int) + 1
+    if not body_lines:
+        return header, pd.DataFrame(), line_numbers, delim
+    counts = _field_counts(body_lines, delim)
+    bad = np.flatnonzero(counts != len(header))
+    trailing = header[-1] == "" and len(header) > 1
+    if bad.size and not trailing:
+        i = int(bad[0])
+        raise InputError(
+            f"File '{display}', line {line_numbers[i]}: {counts[i]} field(s) where the header (line {kept[0] + 1}) has "
+            f"{len(header)}. Every row needs one value per column; check for a missing or extra "
+            f"{_delim_name(delim)}."
+        )
+    body = "\n".join(body_lines)
+    grid = None
+    if numeric_from is not None and not trailing:
+        # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
+        # cannot read as a number sends the table down the string path, which names the bad cell.
+        fast = pd.read_csv(
+            io.StringIO(body), sep=delim, header=None, dtype={0: str}, keep_default_na=False, na_values=_NA_VALUES,
+            engine="c", skip_blank_lines=False, skipinitialspace=True,
+        )
+        scores = fast.iloc[:, numeric_from:]
+        if fast.shape[1] == len(header) and all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
+                                                for t in scores.dtypes):
+            grid = fast
+            grid[0] = grid[0].fillna("").astype(str).str.strip()
+    if grid is None:
+        grid = pd.read_csv(
+            io.StringIO(body), sep=delim, header=None, dtype=str, keep_default_na=False,
+            na_filter=False, engine="c", skip_blank_lines=False, skipinitialspace=True,
+        )
+        grid = grid.apply(lambda col: col.str.strip())
     # A trailing delimiter on every line makes an empty last column: not data.
-    if all(len(r) > 1 and r[-1] == "" for r in rows):
-        rows = [r[:-1] for r in rows]
-    return rows, line_numbers, delim
+    if trailing and grid.shape[1] == len(header) and (grid.iloc[:, -1] == "").all():
+        header, grid = header[:-1], grid.iloc[:, :-1]
+    elif bad.size:
+        i = int(bad[0])
+        raise InputError(
+            f"File '{display}', line {line_numbers[i]}: {counts[i]} field(s) where the header has {len(header)}. "
+            f"Every row needs one value per column; check for a missing or extra {_delim_name(delim)}."
+        )
+    grid.columns = range(grid.shape[1])
+    return header, grid, line_numbers, delim
+
+
+def _peek_header(text: str, sep: str | None) -> list[str]:
+    for line in text.splitlines():
+        if line.strip():
+            return [c.strip() for c in next(csv.reader([line], delimiter=sep or _detect_delimiter([line])))]
+    return []
+
+
+def _looks_long(header: list[str], classifier_col: str | None, score_col: str | None) -> bool:
+    lowered = [h.strip().lower() for h in header]
+    return bool(
+        (classifier_col in header or any(h in _CLASSIFIER_NAMES for h in lowered))
+        and (score_col in header or any(h in _SCORE_NAMES for h in lowered))
+    )
 
 
 def _delim_name(delim: str) -> str:
     return {"\t": "tab", ";": "semicolon", ",": "comma", "|": "pipe"}.get(delim, repr(delim))
 
 
-def _convert_cells(
-    cells: list[tuple[str, str]], display: str, decimal: str | None, notes: list[str]
-) -> list[float | str]:
-    """Parse score cells given as (location, raw text). Missing cells become NaN; others stay raw for errors."""
-    present = [raw for _, raw in cells if raw.lower() not in _MISSING_TOKENS]
+def _parse_scores(
+    columns: dict[str, pd.Series], locate, display: str, decimal: str | None, notes: list[str]
+) -> dict[str, np.ndarray]:
+    """Parse columns of score strings into floats (NaN = a missing-value token), vectorized.
+
+    Numbers are parsed by pandas; only the cells it cannot read are looked at again: missing-value
+    tokens, decimal commas and percent signs. ``locate(row, column)`` names a cell in messages.
+    """
+    parsed, failed = {}, {}
+    for name, col in columns.items():
+        num = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float, copy=True)
+        parsed[name] = num
+        idx = np.flatnonzero(np.isnan(num))
+        if idx.size:
+            raw = col.iloc[idx]
+            keep = ~raw.str.lower().isin(_MISSING_TOKENS).to_numpy()
+            failed[name] = (idx[keep], raw[keep])
     if decimal is None:
-        comma = [raw for raw in present if _COMMA_DECIMAL.match(raw)]
-        dot = [raw for raw in present if _DOT_DECIMAL.match(raw)]
-        if comma and dot:
-            loc = next(loc for loc, raw in cells if _COMMA_DECIMAL.match(raw))
-            raise InputError(
-                f"File '{display}': numbers mix decimal points and decimal commas (e.g. {loc}: '{comma[0]}' "
-                f"and '{dot[0]}'). Use one decimal separator throughout."
-            )
+        comma = [(name, i, v) for name, (idx, raw) in failed.items() for i, v in zip(idx, raw) if _COMMA_DECIMAL.match(v)]
         decimal = "," if comma else "."
         if comma:
-            notes.append(f"Read decimal commas: '{comma[0]}' was read as {comma[0].replace(',', '.')}.")
-    percent = [raw for raw in present if raw.endswith("%")]
-    if percent:
-        notes.append(f"Removed percent signs from {len(percent)} cell(s) (e.g. '{percent[0]}' read as {percent[0][:-1]}).")
-    out: list[float | str] = []
-    for _, raw in cells:
-        text = raw
-        if text.lower() in _MISSING_TOKENS:
-            out.append(np.nan)
-            continue
-        if text.endswith("%"):
-            text = text[:-1].strip()
+            dotted = next(
+                ((name, v) for name, col in columns.items() for v in col[col.str.contains(".", regex=False)].head(1)
+                 if _DOT_DECIMAL.match(v)),
+                None,
+            )
+            if dotted is not None:
+                name, i, v = comma[0]
+                raise InputError(
+                    f"File '{display}': numbers mix decimal points and decimal commas (e.g. {locate(i, name)}: '{v}' "
+                    f"and '{dotted[1]}'). Use one decimal separator throughout."
+                )
+            notes.append(f"Read decimal commas: '{comma[0][2]}' was read as {comma[0][2].replace(',', '.')}.")
+    percent_seen = 0
+    example = None
+    bad: list[str] = []
+    for name, (idx, raw) in failed.items():
+        fixed = raw
+        pct = fixed.str.endswith("%").to_numpy()
+        if pct.any():
+            percent_seen += int(pct.sum())
+            example = example or fixed[pct].iloc[0]
+            fixed = fixed.where(~pct, fixed.str[:-1].str.strip())
         if decimal == ",":
-            text = text.replace(",", ".")
-        try:
-            out.append(float(text))
-        except ValueError:
-            out.append(raw)
-    return out
+            fixed = fixed.str.replace(",", ".", regex=False)
+        again = pd.to_numeric(fixed, errors="coerce").to_numpy(dtype=float)
+        parsed[name][idx] = again
+        for i, v, value in zip(idx, raw, again):
+            if np.isnan(value):
+                bad.append(f"{locate(i, name)}: {v!r}")
+    if percent_seen:
+        notes.append(f"Removed percent signs from {percent_seen} cell(s) (e.g. '{example}' read as {example[:-1]}).")
+    if bad:
+        raise InputError(
+            f"File '{display}': {len(bad)} cell(s) are not numbers: {_listing(bad)}. Every score must be a number; "
+            "fix these cells (or leave them empty and choose a missing-data policy)."
+        )
+    return parsed
 
 
 def load_scores(
@@ -520,56 +609,50 @@ def load_scores(
     if layout not in LAYOUTS:
         raise InputError(f"layout={layout!r} is not known; choose one of {', '.join(LAYOUTS)}.")
     text, display = _read_text(source, name)
-    rows, line_numbers, delim = _read_rows(text, display, sep)
+    header_guess = _peek_header(text, sep)
+    wide_guess = layout == "wide" or (layout == "auto" and not _looks_long(header_guess, classifier_col, score_col))
+    header, grid, line_numbers, delim = _read_grid(
+        text, display, sep, numeric_from=1 if (wide_guess and decimal in (None, ".")) else None
+    )
     notes: list[str] = []
-    header = rows[0]
     if len(header) < 2:
         raise InputError(
-            f"File '{display}' has a single column (line {line_numbers[0]}: {header[0]!r}). Expected the data-set "
-            "names in the first column and one column per classifier, separated by commas, semicolons or tabs."
+            f"File '{display}' has a single column (header: {header[0]!r}). Expected the data-set names in the first "
+            "column and one column per classifier, separated by commas, semicolons or tabs."
         )
     if delim != ",":
         notes.append(f"Columns are separated by {_delim_name(delim)}s.")
-    if len(rows) < 2:
+    if grid.empty:
         raise InputError(f"File '{display}' has a header but no data rows. Add one row per data set.")
 
-    lowered = [h.strip().lower() for h in header]
-    is_long = layout == "long" or (
-        layout == "auto"
-        and (classifier_col in header or any(h in _CLASSIFIER_NAMES for h in lowered))
-        and (score_col in header or any(h in _SCORE_NAMES for h in lowered))
-    )
-    for r, lineno in zip(rows[1:], line_numbers[1:]):
-        if len(r) != len(header):
-            raise InputError(
-                f"File '{display}', line {lineno}: {len(r)} field(s) where the header (line {line_numbers[0]}) has "
-                f"{len(header)}. Every row needs one value per column; check for a missing or extra "
-                f"{_delim_name(delim)}."
-            )
+    is_long = layout == "long" or (layout == "auto" and _looks_long(header, classifier_col, score_col))
     if is_long:
         return _build_long(
-            rows, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col, score_col
+            header, grid, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col,
+            classifier_col, score_col,
         )
-    return _build_wide(rows, line_numbers, display, notes, higher_is_better, missing, decimal)
+    return _build_wide(header, grid, line_numbers, display, notes, higher_is_better, missing, decimal)
 
 
-def _build_wide(rows, line_numbers, display, notes, higher_is_better, missing, decimal) -> ScoreTable:
-    header = rows[0]
+def _build_wide(header, grid, line_numbers, display, notes, higher_is_better, missing, decimal) -> ScoreTable:
     classifiers = header[1:]
-    body = rows[1:]
-    cells = [
-        (f"line {line_numbers[i + 1]}, column '{classifiers[j]}'", r[j + 1])
-        for i, r in enumerate(body)
-        for j in range(len(classifiers))
-    ]
-    values = _convert_cells(cells, display, decimal, notes)
-    k = len(classifiers)
-    grid = [values[i * k : (i + 1) * k] for i in range(len(body))]
-    frame = pd.DataFrame(grid, index=[r[0] for r in body], columns=classifiers, dtype=object)
-    labels = tuple(f"line {n}" for n in line_numbers[1:])
-    return ScoreTable(
-        frame, higher_is_better, missing=missing, source=display, notes=tuple(notes), row_labels=labels
-    )
+    names = grid[0]
+    columns = {c: grid[j + 1] for j, c in enumerate(classifiers)} if len(set(classifiers)) == len(classifiers) else None
+    if columns is None:
+        # Duplicate classifier names: let ScoreTable report them with their column numbers.
+        frame = pd.DataFrame(grid.iloc[:, 1:].to_numpy(), index=names.to_numpy(), columns=classifiers)
+        return ScoreTable(frame, higher_is_better, missing=missing, source=display, notes=tuple(notes))
+
+    def locate(i, column):
+        return f"line {line_numbers[i]} (data set '{names.iloc[i]}'), column '{column}'"
+
+    if all(pd.api.types.is_numeric_dtype(col) for col in columns.values()):
+        parsed = {c: col.to_numpy(dtype=float) for c, col in columns.items()}  # read by the C parser already
+    else:
+        parsed = _parse_scores(columns, locate, display, decimal, notes)
+    frame = pd.DataFrame(parsed, index=names.to_numpy())
+    labels = tuple(f"line {n}" for n in line_numbers)
+    return ScoreTable(frame, higher_is_better, missing=missing, source=display, notes=tuple(notes), row_labels=labels)
 
 
 def _find_column(header: list[str], explicit: str | None, synonyms: set[str], what: str, display: str) -> int:
@@ -586,18 +669,18 @@ def _find_column(header: list[str], explicit: str | None, synonyms: set[str], wh
     )
 
 
-def _maybe_integers(values: list[str]) -> list:
+def _maybe_integers(values: pd.Series) -> np.ndarray:
     """Fold identifiers as integers when they all are (so that they sort 0, 1, 2, ..., 10)."""
-    try:
-        return [int(v) for v in values]
-    except ValueError:
-        return values
+    numbers = pd.to_numeric(values, errors="coerce")
+    if numbers.notna().all() and (numbers == np.round(numbers)).all():
+        return numbers.astype(np.int64).to_numpy()
+    return values.to_numpy()
 
 
 def _build_long(
-    rows, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col, score_col
+    header, grid, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col,
+    score_col,
 ) -> ScoreTable:
-    header = rows[0]
     j_data = _find_column(header, dataset_col, _DATASET_NAMES, "data-set", display)
     j_clf = _find_column(header, classifier_col, _CLASSIFIER_NAMES, "classifier", display)
     j_score = _find_column(header, score_col, _SCORE_NAMES, "score", display)
@@ -608,29 +691,23 @@ def _build_long(
     ignored = [h for j, h in enumerate(header) if j not in (j_data, j_clf, j_score, *fold_cols, *size_cols)]
     if ignored:
         notes.append(f"Ignored column(s) {', '.join(repr(h) for h in ignored)} of the long table.")
-    body = rows[1:]
-    lines = line_numbers[1:]
-    for r, lineno in zip(body, lines):
-        if r[j_data] == "":
-            raise InputError(f"File '{display}', line {lineno}: the data-set name (column '{header[j_data]}') is empty.")
-        if r[j_clf] == "":
-            raise InputError(f"File '{display}', line {lineno}: the classifier name (column '{header[j_clf]}') is empty.")
-    cells = [(f"line {n}, column '{header[j_score]}'", r[j_score]) for r, n in zip(body, lines)]
-    values = _convert_cells(cells, display, decimal, notes)
-    bad = [
-        f"line {n} (data set '{r[j_data]}', classifier '{r[j_clf]}'): {v!r}"
-        for r, n, v in zip(body, lines, values)
-        if isinstance(v, str)
-    ]
-    if bad:
-        raise InputError(
-            f"File '{display}': {len(bad)} score(s) in column '{header[j_score]}' are not numbers: {_listing(bad)}. "
-            "Fix these cells."
-        )
-    inf = [f"line {n}: {r[j_score]!r}" for r, n, v in zip(body, lines, values) if np.isinf(v)]
-    if inf:
-        raise InputError(f"File '{display}': infinite score(s): {_listing(inf)}. Scores must be finite numbers.")
-    na_rows = [f"line {n} (data set '{r[j_data]}', classifier '{r[j_clf]}')" for r, n, v in zip(body, lines, values) if np.isnan(v)]
+    datasets_col, clf_col = grid[j_data], grid[j_clf]
+    lines = line_numbers
+    for col, j, what in ((datasets_col, j_data, "data-set name"), (clf_col, j_clf, "classifier name")):
+        empty = np.flatnonzero((col == "").to_numpy())
+        if empty.size:
+            raise InputError(f"File '{display}', line {lines[empty[0]]}: the {what} (column '{header[j]}') is empty.")
+
+    def locate(i, _column):
+        return f"line {lines[i]} (data set '{datasets_col.iloc[i]}', classifier '{clf_col.iloc[i]}')"
+
+    values = _parse_scores({header[j_score]: grid[j_score]}, locate, display, decimal, notes)[header[j_score]]
+    inf = np.flatnonzero(np.isinf(values))
+    if inf.size:
+        cells = [f"{locate(i, None)}: {grid[j_score].iloc[i]!r}" for i in inf]
+        raise InputError(f"File '{display}': infinite score(s): {_listing(cells)}. Scores must be finite numbers.")
+    nan = np.flatnonzero(np.isnan(values))
+    na_rows = [locate(i, None) for i in nan]
     if na_rows and missing == "error":
         raise InputError(
             f"File '{display}': {len(na_rows)} missing score(s): {_listing(na_rows)}. Fill them in, remove the rows, "
@@ -639,11 +716,11 @@ def _build_long(
     fold_names = [header[j] for j in fold_cols]
     folds = pd.DataFrame(
         {
-            "dataset": [r[j_data] for r in body],
-            "classifier": [r[j_clf] for r in body],
-            **{h: _maybe_integers([r[j] for r in body]) for h, j in zip(fold_names, fold_cols)},
-            "score": np.asarray(values, dtype=float),
-            **{header[j]: pd.to_numeric(pd.Series([r[j] for r in body]), errors="coerce").to_numpy() for j in size_cols},
+            "dataset": datasets_col.to_numpy(),
+            "classifier": clf_col.to_numpy(),
+            **{h: _maybe_integers(grid[j]) for h, j in zip(fold_names, fold_cols)},
+            "score": values,
+            **{header[j]: pd.to_numeric(grid[j], errors="coerce").to_numpy() for j in size_cols},
             "line": lines,
         }
     )

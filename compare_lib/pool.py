@@ -89,19 +89,22 @@ def _critical_units(m: int, n: int, alpha: float, procedure: str) -> int:
 
 
 def _size_sum_counts(steps: np.ndarray) -> tuple[np.ndarray, int]:
-    """counts[s, v + offset] = number of s-subsets of ``steps`` summing to v (dynamic programming)."""
+    """counts[s, v + offset] = number of s-subsets of ``steps`` summing to v (dynamic programming).
+
+    Only the part of the table reachable so far is touched: after i items, sizes 0..i and sums
+    between the partial sums of the negative and of the positive items.
+    """
     lo = int(steps[steps < 0].sum())
     hi = int(steps[steps > 0].sum())
     offset = -lo
     counts = np.zeros((steps.size + 1, hi - lo + 1), dtype=np.int64)
     counts[0, offset] = 1
-    for c in steps:
-        c = int(c)
-        # Add item c to every subset: size s -> s + 1, sum v -> v + c; sizes descending keeps it 0/1.
-        if c >= 0:
-            counts[1:, c:] += counts[:-1, : counts.shape[1] - c].copy()
-        else:
-            counts[1:, : counts.shape[1] + c] += counts[:-1, -c:].copy()
+    reach_lo = reach_hi = offset  # columns that can be non-zero
+    for i, c in enumerate(steps.tolist()):
+        # Add item c to every subset: size s -> s + 1, sum v -> v + c; reading a copy keeps each item once.
+        src = counts[: i + 1, reach_lo : reach_hi + 1].copy()
+        counts[1 : i + 2, reach_lo + c : reach_hi + c + 1] += src
+        reach_lo, reach_hi = min(reach_lo, reach_lo + c), max(reach_hi, reach_hi + c)
     return counts, offset
 
 
@@ -121,22 +124,24 @@ def pool_counts(table, a: str, b: str, alpha: float = 0.05, *, procedure: str = 
         grouped["rejections"] = grouped["rejections"].astype(int)
         grouped["fraction"] = grouped["rejections"] / grouped["pools"]
         return grouped
-    u = _units(t)
-    ia, ib = t.classifiers.index(a), t.classifiers.index(b)
-    others = [j for j in range(t.n_classifiers) if j not in (ia, ib)]
-    d0 = int(u[ib, ia] - u[ia, ib])
-    steps = np.array([u[j, ia] - u[j, ib] for j in others], dtype=np.int64)
-    counts, offset = _size_sum_counts(steps)
-    values = np.arange(counts.shape[1]) - offset + d0
-    rows = []
-    for s in range(len(others) + 1):
-        m = s + 2
-        crit = _critical_units(m, t.n_datasets, float(alpha), procedure)
-        hit = np.abs(values) >= crit
-        rows.append({"size": m, "pools": int(counts[s].sum()), "rejections": int(counts[s, hit].sum())})
-    frame = pd.DataFrame(rows)
+    pools, rejections = _count_pools(_units(t), t.classifiers.index(a), t.classifiers.index(b), t.n_datasets,
+                                     float(alpha), procedure)
+    frame = pd.DataFrame({"size": np.arange(2, t.n_classifiers + 1), "pools": pools, "rejections": rejections})
     frame["fraction"] = frame["rejections"] / frame["pools"]
     return frame
+
+
+def _count_pools(u: np.ndarray, ia: int, ib: int, n: int, alpha: float, procedure: str) -> tuple[np.ndarray, np.ndarray]:
+    """Pools and rejections of ia vs ib per pool size 2..k, by dynamic programming over the rank sums."""
+    k = u.shape[0]
+    others = [j for j in range(k) if j not in (ia, ib)]
+    d0 = int(u[ib, ia] - u[ia, ib])
+    steps = u[others, ia] - u[others, ib]
+    counts, offset = _size_sum_counts(steps)
+    values = np.abs(np.arange(counts.shape[1]) - offset + d0)
+    crit = np.array([_critical_units(m, n, alpha, procedure) for m in range(2, k + 1)])
+    hits = values[None, :] >= crit[:, None]
+    return counts.sum(axis=1), (counts * hits).sum(axis=1)
 
 
 def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bonferroni",
@@ -157,11 +162,12 @@ def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bon
     names = t.classifiers
     out = np.zeros((k, k))
     pairs = list(combinations(range(k), 2))
+    u = _units(t)
     for step, (i, j) in enumerate(pairs):
-        counts = pool_counts(t, names[i], names[j], alpha, procedure=procedure)
-        full = bool(counts["rejections"].iloc[-1])
-        total = counts["pools"].sum()
-        agree = counts["rejections"].sum() if full else total - counts["rejections"].sum()
+        pools, rejections = _count_pools(u, i, j, t.n_datasets, float(alpha), procedure)
+        full = bool(rejections[-1])
+        total = pools.sum()
+        agree = rejections.sum() if full else total - rejections.sum()
         out[i, j] = out[j, i] = (total - agree) / total
         if progress is not None:
             progress((step + 1) / len(pairs))

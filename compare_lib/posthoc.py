@@ -19,6 +19,7 @@ Tables 3 and 5), carrying in ``.attrs`` what produced them.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -26,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from .adjust import PROCEDURES, _finish, _lookup, adjust, procedures_for
-from .critical import critical_difference, rank_standard_error, studentized_range_sf
+from .critical import critical_difference, rank_standard_error, studentized_range_sf_many
 from .data import ScoreTable, as_table
 from .errors import InputError
 from .two_classifiers import _check_alpha, sign_test, wilcoxon
@@ -66,6 +67,51 @@ def _pairwise(t: ScoreTable, pairs: list[tuple[int, int]], test: str, zero_metho
     return stat, p, better
 
 
+@dataclass(frozen=True)
+class _Family:
+    """The hypotheses of a post-hoc analysis and their raw pairwise statistics (computed once)."""
+
+    family: str
+    k: int
+    pairs: list
+    stat: np.ndarray
+    p: np.ndarray
+    better: np.ndarray
+
+
+def _family(t: ScoreTable, test: str, control: str | None, zero_method: str, wilcoxon_method: str) -> _Family:
+    if test not in TESTS:
+        raise InputError(f"test={test!r} is not known; choose one of {', '.join(TESTS)}.")
+    names = t.classifiers
+    k = len(names)
+    if control is not None:
+        if control not in names:
+            raise InputError(
+                f"The control {control!r} is not among the classifiers in the table ({', '.join(names)}); "
+                "pick one of them or compare all pairs."
+            )
+        c = names.index(control)
+        pairs = [(c, j) for j in range(k) if j != c]
+    else:
+        pairs = list(combinations(range(k), 2))
+    stat, p, better = _pairwise(t, pairs, test, zero_method, wilcoxon_method)
+    return _Family("control" if control is not None else "all-pairs", k, pairs, stat, p, better)
+
+
+def _adjusted(fam: _Family, procedure: str, test: str) -> np.ndarray:
+    proc = _lookup(procedure, fam.family)
+    if proc.mean_ranks_only and test != "mean-ranks":
+        raise InputError(
+            f"{proc.label} is defined on the mean-ranks statistic only; with the {TEST_LABELS[test]} choose "
+            f"{', '.join(x for x in procedures_for(fam.family) if not PROCEDURES[x].mean_ranks_only)}."
+        )
+    k = fam.k
+    if proc.name == "nemenyi":
+        return _finish(fam.p, studentized_range_sf_many(np.abs(fam.stat) * math.sqrt(2), k))
+    all_pairs = fam.family == "all-pairs"
+    return adjust(fam.p, proc.name, k=k if all_pairs else None, pairs=fam.pairs if all_pairs else None)
+
+
 def posthoc(
     table,
     test: str = "mean-ranks",
@@ -103,34 +149,12 @@ def posthoc(
     where the procedure has one).
     """
     t = as_table(table, higher_is_better)
-    if test not in TESTS:
-        raise InputError(f"test={test!r} is not known; choose one of {', '.join(TESTS)}.")
     _check_alpha(alpha)
-    family = "control" if control is not None else "all-pairs"
-    proc = _lookup(correction, family)
-    names = t.classifiers
-    k = len(names)
-    if control is not None:
-        if control not in names:
-            raise InputError(
-                f"The control {control!r} is not among the classifiers in the table ({', '.join(names)}); "
-                "pick one of them or compare all pairs."
-            )
-        c = names.index(control)
-        pairs = [(c, j) for j in range(k) if j != c]
-    else:
-        pairs = list(combinations(range(k), 2))
-    if proc.mean_ranks_only and test != "mean-ranks":
-        raise InputError(
-            f"{proc.label} is defined on the mean-ranks statistic only; with the {TEST_LABELS[test]} choose "
-            f"{', '.join(x for x in procedures_for(family) if not PROCEDURES[x].mean_ranks_only)}."
-        )
-    stat, p, better = _pairwise(t, pairs, test, zero_method, wilcoxon_method)
-    if proc.name == "nemenyi":
-        raw = np.array([studentized_range_sf(abs(z) * math.sqrt(2), k) for z in stat])
-        p_adj = _finish(p, raw)
-    else:
-        p_adj = adjust(p, proc.name, k=k if family == "all-pairs" else None, pairs=pairs if family == "all-pairs" else None)
+    fam = _family(t, test, control, zero_method, wilcoxon_method)
+    proc = _lookup(correction, fam.family)
+    p_adj = _adjusted(fam, proc.name, test)
+    names, pairs, k = t.classifiers, fam.pairs, t.n_classifiers
+    stat, p, better = fam.stat, fam.p, fam.better
     ranks = t.mean_ranks.to_numpy()
     frame = pd.DataFrame(
         {
@@ -175,25 +199,34 @@ def apv_table(
     zero_method: str = "demsar",
     wilcoxon_method: str = "auto",
     higher_is_better: bool | None = None,
+    bergmann_hommel_max_k: int | None = None,
 ) -> pd.DataFrame:
     """The APVs of several procedures side by side (García & Herrera 2008, Table 5 layout).
 
     One row per hypothesis ordered by p: ``a``, ``b``, ``statistic``, ``p`` and one column per
-    procedure (default: every procedure that applies to the family and the test).
+    procedure (default: every procedure that applies to the family and the test; Bergmann-Hommel
+    only up to ``bergmann_hommel_max_k`` classifiers, by default the library's limit, which
+    ``attrs["skipped"]`` reports).
     """
+    from .exhaustive import MAX_BERGMANN_HOMMEL_K
+
     t = as_table(table, higher_is_better)
-    family = "control" if control is not None else "all-pairs"
+    fam = _family(t, test, control, zero_method, wilcoxon_method)
+    skipped = []
     if procedures is None:
-        procedures = [x for x in procedures_for(family) if test == "mean-ranks" or not PROCEDURES[x].mean_ranks_only]
-    base = None
+        limit = MAX_BERGMANN_HOMMEL_K if bergmann_hommel_max_k is None else bergmann_hommel_max_k
+        procedures = [x for x in procedures_for(fam.family) if test == "mean-ranks" or not PROCEDURES[x].mean_ranks_only]
+        if t.n_classifiers > limit and "bergmann-hommel" in procedures:
+            procedures.remove("bergmann-hommel")
+            skipped.append("bergmann-hommel")
+    names = t.classifiers
+    base = pd.DataFrame(
+        {"a": [names[a] for a, _ in fam.pairs], "b": [names[b] for _, b in fam.pairs], "statistic": fam.stat, "p": fam.p}
+    )
     for name in procedures:
-        res = posthoc(t, test, name, control, 0.05, zero_method=zero_method, wilcoxon_method=wilcoxon_method)
-        keyed = res.set_index(["a", "b"])
-        if base is None:
-            base = res[["a", "b", "statistic", "p"]].copy()
-        base[name] = keyed.loc[list(zip(base["a"], base["b"])), "p_adj"].to_numpy()
-    assert base is not None
-    base.attrs.update(test=test, control=control, k=t.n_classifiers, n=t.n_datasets)
+        base[name] = _adjusted(fam, name, test)
+    base = base.sort_values("p", kind="stable").reset_index(drop=True)
+    base.attrs.update(test=test, control=control, k=t.n_classifiers, n=t.n_datasets, skipped=skipped)
     return base
 
 
@@ -213,14 +246,20 @@ def groups(result: pd.DataFrame) -> list[tuple[str, ...]]:
     mean_ranks = result.attrs.get("mean_ranks")
     if not mean_ranks:
         raise InputError("The result has no mean ranks in its attrs; pass a table returned by posthoc().")
+    rejected = [(a, b) for a, b, rej in zip(result["a"], result["b"], result["reject"]) if rej]
+    return not_different_groups(mean_ranks, rejected)
+
+
+def not_different_groups(mean_ranks: dict[str, float], rejected) -> list[tuple[str, ...]]:
+    """:func:`groups` from mean ranks and the rejected pairs: maximal runs of classifiers adjacent in
+    mean-rank order (best first) that contain no rejected pair."""
     order = sorted(mean_ranks, key=lambda name: mean_ranks[name])
     position = {name: i for i, name in enumerate(order)}
     k = len(order)
     blocked = np.zeros((k, k), dtype=bool)
-    for a, b, rej in zip(result["a"], result["b"], result["reject"]):
-        if rej:
-            i, j = sorted((position[a], position[b]))
-            blocked[i, j] = True
+    for a, b in rejected:
+        i, j = sorted((position[a], position[b]))
+        blocked[i, j] = True
     # end[i]: the furthest j such that no pair inside order[i..j] is rejected; it never decreases.
     end = np.zeros(k, dtype=int)
     j = 0
@@ -253,22 +292,25 @@ VERDICT_METHODS_CONTROL = (
 )
 
 
-def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_is_better: bool | None = None) -> pd.DataFrame:
+def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_is_better: bool | None = None,
+             bergmann_hommel_max_k: int | None = None) -> pd.DataFrame:
     """Each pair's verdict under several statistic/procedure combinations, disagreements first.
 
     One row per hypothesis (a, b); one column per method named "<test> / <procedure>" holding the
     better classifier's name when the pair is rejected at ``alpha`` and "" otherwise; ``agree`` is
     True when every method says the same. Bergmann-Hommel is left out beyond
-    :data:`compare_lib.exhaustive.MAX_ENUMERATED_K` classifiers (``attrs["skipped"]`` says so).
+    ``bergmann_hommel_max_k`` classifiers (default :data:`compare_lib.exhaustive.MAX_BERGMANN_HOMMEL_K`;
+    ``attrs["skipped"]`` says so).
     """
-    from .exhaustive import MAX_ENUMERATED_K
+    from .exhaustive import MAX_BERGMANN_HOMMEL_K
 
+    limit = MAX_BERGMANN_HOMMEL_K if bergmann_hommel_max_k is None else bergmann_hommel_max_k
     t = as_table(table, higher_is_better)
     methods = VERDICT_METHODS_CONTROL if control is not None else VERDICT_METHODS_ALL_PAIRS
     skipped = []
     base = None
     for test, correction in methods:
-        if correction == "bergmann-hommel" and t.n_classifiers > MAX_ENUMERATED_K:
+        if correction == "bergmann-hommel" and t.n_classifiers > limit:
             skipped.append(f"{test} / {correction}")
             continue
         res = posthoc(t, test, correction, control, alpha)

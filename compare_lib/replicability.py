@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import interpolate, special, stats
 
-from .critical import _dunnett_normal_sf, studentized_range_sf
+from .adjust import hochberg_rows, holm_rows, hommel_rows
+from .critical import _dunnett_normal_sf, studentized_range_sf_many
 from .data import ScoreTable, as_table
 from .errors import InputError
 from .two_classifiers import _check_alpha
@@ -181,47 +182,6 @@ def _wilcoxon_p(d: np.ndarray, exact_max: int = 14) -> np.ndarray:
     return np.where(var > 0, np.minimum(1.0, 2 * stats.norm.sf(np.abs(z))), 1.0)
 
 
-def _holm_rows(p: np.ndarray) -> np.ndarray:
-    m = p.shape[1]
-    order = np.argsort(p, axis=1, kind="stable")
-    sp = np.take_along_axis(p, order, axis=1)
-    adj = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * sp), axis=1)
-    out = np.empty_like(adj)
-    np.put_along_axis(out, order, adj, axis=1)
-    return out
-
-
-def _hochberg_rows(p: np.ndarray) -> np.ndarray:
-    m = p.shape[1]
-    order = np.argsort(p, axis=1, kind="stable")
-    sp = np.take_along_axis(p, order, axis=1)
-    adj = np.minimum.accumulate(((m - np.arange(m)) * sp)[:, ::-1], axis=1)[:, ::-1]
-    adj = np.minimum(adj, 1.0)
-    out = np.empty_like(adj)
-    np.put_along_axis(out, order, adj, axis=1)
-    return out
-
-
-def _hommel_rows(p: np.ndarray) -> np.ndarray:
-    """Hommel's APVs for every row: García & Herrera's Figure 3, vectorized over rows."""
-    s, m = p.shape
-    order = np.argsort(p, axis=1, kind="stable")
-    ps = np.take_along_axis(p, order, axis=1)
-    apv = ps.copy()
-    idx = np.arange(1, m + 1)
-    k = m + 1
-    for j in range(m, 1, -1):
-        upper = idx > (k - 1 - j)
-        c = np.where(upper, j * ps / np.maximum(j + idx - k + 1, 1), np.inf)
-        c_min = c.min(axis=1, keepdims=True)
-        lower_vals = np.minimum(c_min, j * ps)
-        apv = np.where(upper, np.maximum(apv, c_min), np.maximum(apv, lower_vals))
-    apv = np.minimum(apv, 1.0)
-    out = np.empty_like(apv)
-    np.put_along_axis(out, order, apv, axis=1)
-    return out
-
-
 @lru_cache(maxsize=16)
 def _tukey_interpolator(k: int, df: int):
     """log P(Q > q) for the studentized range (k, df) on a grid, for fast vectorized p-values."""
@@ -337,7 +297,6 @@ def selection_experiment(
     n = int(n_sets)
     se_rank = math.sqrt(k * (k + 1) / (6 * n))
     df_err = (k - 1) * (n - 1)
-    nemenyi_cache: dict[float, float] = {}
     rows = []
     for step, bias in enumerate(biases):
         weights = 1.0 / (1.0 + np.exp(-bias * d_all))
@@ -377,12 +336,7 @@ def selection_experiment(
             pvals["ANOVA"] = np.where(mse > 0, stats.f.sf(f, k - 1, df_err), np.where(ss_clf > 0, 0.0, 1.0))
         z_pair = (mean_ranks[:, ib] - mean_ranks[:, ia]) / se_rank
         if "Nemenyi" in tests:
-            out = np.empty(samples)
-            for i, zz in enumerate(np.round(np.abs(z_pair), 12)):
-                if zz not in nemenyi_cache:
-                    nemenyi_cache[zz] = studentized_range_sf(zz * math.sqrt(2), k)
-                out[i] = nemenyi_cache[zz]
-            pvals["Nemenyi"] = out
+            pvals["Nemenyi"] = studentized_range_sf_many(np.abs(z_pair) * math.sqrt(2), k)
         if "Tukey" in tests:
             with np.errstate(divide="ignore", invalid="ignore"):
                 q = np.abs(col[:, ia] - col[:, ib]) / np.sqrt(mse / n)
@@ -395,9 +349,9 @@ def selection_experiment(
             col_b = others.index(ib)
             adjusted = {
                 "Bonferroni-Dunn": lambda p: np.minimum(1.0, (k - 1) * p),
-                "Holm": _holm_rows,
-                "Hochberg": _hochberg_rows,
-                "Hommel": _hommel_rows,
+                "Holm": holm_rows,
+                "Hochberg": hochberg_rows,
+                "Hommel": hommel_rows,
             }
             for name in control_tests:
                 pvals[name] = adjusted[name](pc)[:, col_b]

@@ -100,6 +100,11 @@ def omnibus_verdict(
             "This does not show that they are equal; with N = "
             f"{n} data sets the tests may lack power. Post-hoc comparisons are not warranted."
         )
+    if k == 2:
+        lines.append(
+            "With two classifiers the Friedman test is a sign test with ties counted as half wins; Demšar (2006) "
+            "recommends the Wilcoxon signed-ranks test for comparing two classifiers (see the post-hoc page)."
+        )
     if anova is not None and (anova.pvalue <= alpha) != ff_rej:
         verb = "rejects" if anova.pvalue <= alpha else "does not reject"
         lines.append(

@@ -190,3 +190,14 @@ def test_registry_drives_families():
         "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel",
     ]
     assert all(p.reference for p in PROCEDURES.values())
+
+
+def test_holm_hochberg_hommel_match_statsmodels():
+    """Independent implementation: statsmodels' multipletests."""
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        p = _random_p(rng, int(rng.integers(1, 30)))
+        for ours, theirs in (("holm", "holm"), ("hochberg", "simes-hochberg"), ("hommel", "hommel")):
+            assert np.allclose(cl.adjust(p, ours), multipletests(p, method=theirs)[1], rtol=1e-12, atol=1e-15)

@@ -65,3 +65,24 @@ def test_critical_difference_grows_with_k_and_shrinks_with_n():
 def test_critical_difference_errors(args, message):
     with pytest.raises(cl.InputError, match=message):
         cl.critical_difference(*args)
+
+
+def _quad_reference(q: float, k: int) -> float:
+    """Adaptive quadrature of k * int phi(z) Phi(z-q) sum_i Phi(z)^i (Phi(z)-Phi(z-q))^(k-2-i) dz."""
+    from scipy import integrate
+
+    def f(z):
+        a = stats.norm.cdf(z)
+        low = stats.norm.cdf(z - q)
+        return stats.norm.pdf(z) * low * sum(a**i * (a - low) ** (k - 2 - i) for i in range(k - 1))
+
+    val, _ = integrate.quad(f, q / 2 - 12, q / 2 + 12, points=[q / 2], limit=200, epsabs=0, epsrel=1e-11)
+    return k * val
+
+
+@pytest.mark.parametrize("k", [2, 4, 9, 25, 50])
+def test_vectorized_studentized_range_equals_adaptive_quadrature(k):
+    q = np.array([0.2, 1.0, 3.3, 5.0, 9.0, 16.0, 27.0])
+    expected = np.array([min(1.0, _quad_reference(x, k)) for x in q])
+    assert np.allclose(cl.studentized_range_sf_many(q, k), expected, rtol=1e-9, atol=1e-15)
+    assert cl.studentized_range_sf_many([0.0, np.inf], k).tolist() == [1.0, 0.0]

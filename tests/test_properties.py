@@ -79,3 +79,36 @@ def test_ranks_are_a_permutation_average(table):
     assert np.isclose(table.mean_ranks.sum(), k * (k + 1) / 2)
     w = cl.ranks.win_fraction(table.scores.to_numpy(), higher_is_better=table.higher_is_better)
     assert np.allclose(table.mean_ranks.to_numpy(), 1 + w.sum(axis=0))
+
+
+CELLS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(lambda x: f"{x:.4g}"),
+    st.sampled_from(["", "NA", "nan", "?", "-", "inf", "-inf", "abc", "0,5", "1.5%", '"0.25"', "  0.3 ", "1e-3", "∞"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=6),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(CELLS, min_size=1, max_size=5), min_size=0, max_size=6),
+    st.sampled_from([",", ";", "\t", "|"]),
+    st.sampled_from(["auto", "wide", "long"]),
+    st.sampled_from(list(cl.MISSING_POLICIES)),
+)
+def test_loader_never_crashes(rows, sep, layout, missing):
+    """Fuzzing: any text gives a valid ScoreTable or one InputError, never another exception."""
+    header = sep.join(["dataset"] + [f"c{j}" for j in range(max((len(r) for r in rows), default=1))])
+    text = header + "\n" + "\n".join(sep.join([f"d{i}"] + r) for i, r in enumerate(rows))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            t = cl.load_scores(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout, missing=missing)
+        except cl.InputError as err:
+            assert "fuzz.csv" in str(err) or "policy" in str(err) or "layout" in str(err)
+            return
+    values = t.scores.to_numpy()
+    assert np.isfinite(values).all() and values.shape[0] >= 2 and values.shape[1] >= 2
+    assert t.scores.index.is_unique and t.scores.columns.is_unique
+    cl.friedman(t)

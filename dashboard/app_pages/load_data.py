@@ -71,7 +71,11 @@ if source == "Sample":
         st.session_state.pop("load_error", None)
         st.rerun()
 elif source == "Upload a file":
-    uploaded = st.file_uploader("CSV or TSV file", type=["csv", "tsv", "txt"], key="w_upload")
+    uploaded = st.file_uploader(
+        "CSV or TSV file", type=["csv", "tsv", "txt"], key="w_upload",
+        help="Up to 50 MB (server.maxUploadSize in .streamlit/config.toml). Larger tables: load them with "
+        "compare_lib.load_scores in a notebook, or keep only the columns you compare.",
+    )
     if uploaded is not None:
         data = uploaded.getvalue()
         token = (uploaded.name, hashlib.sha1(data).hexdigest(), layout, missing)

@@ -71,6 +71,10 @@ test = test_codes[
 st.session_state["ph_test"] = test
 
 allowed = [p for p in cl.procedures_for(family) if test == "mean-ranks" or not cl.PROCEDURES[p].mean_ranks_only]
+if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and "bergmann-hommel" in allowed:
+    allowed.remove("bergmann-hommel")
+    c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (it takes minutes beyond); "
+               "Shaffer is the next most powerful.")
 default_proc = "holm"
 stored_proc = st.session_state.get("ph_procedure", default_proc)
 if stored_proc not in allowed:
@@ -159,6 +163,8 @@ with tab_apv:
         fmt = {c: st.column_config.NumberColumn(c, format="%.4g") for c in shown.columns if c not in ("a", "b") and not c.startswith("reject")}
         st.dataframe(shown, width="stretch", hide_index=True, column_config=fmt)
         ui.download_buttons(shown, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})", key="apv")
+        if apvs.attrs.get("skipped"):
+            st.caption(f"Bergmann-Hommel is left out with {table.n_classifiers} classifiers (too slow); see Shaffer.")
     st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
 
 with tab_dis:
