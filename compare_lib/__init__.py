@@ -57,6 +57,8 @@ from .posthoc import TESTS, apv_table, groups, not_different_groups, posthoc, ve
 from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
 
 __all__ = [
+    "plots",
+    "report",
     "SELECTION_TESTS",
     "corrected_repeated_cv_ttest",
     "corrected_resampled_ttest",

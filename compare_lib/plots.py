@@ -417,13 +417,14 @@ def pool_z_figure(frame: pd.DataFrame, *, max_points: int = 20000) -> go.Figure:
                 hovertemplate="pool: %{customdata}<br>|z| = %{y:.3f}<extra>" + label + "</extra>",
             )
         )
-    crit = frame.groupby("size")["critical"].first()
+    crit = frame.groupby("size")["critical"].first().dropna()  # none for Holm: it depends on the other pairs
     xs, ys = [], []
     for size, value in crit.items():
         xs += [size - 0.4, size + 0.4, None]
         ys += [value, value, None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="critical |z|", line=dict(color=CONTROL_COLOR, width=3),
-                             hoverinfo="skip"))
+    if xs:
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="critical |z|", line=dict(color=CONTROL_COLOR, width=3),
+                                 hoverinfo="skip"))
     fig.update_layout(
         title=f"{a} vs {b}: the mean-ranks statistic in every pool that contains both",
         xaxis=dict(title="classifiers in the pool", tickmode="array", tickvals=list(counts.index),

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .adjust import holm_rows
 from .critical import nemenyi_q
 from .data import ScoreTable, as_table
 from .errors import InputError
@@ -195,7 +196,7 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
 
     One row per pool, built vectorized (k = 20 gives 262,144 rows): ``pool`` (tuple of names, in
     table order), ``size``, ``mean_rank_a``, ``mean_rank_b``, ``z`` (positive when a ranks better),
-    ``critical`` (the |z| needed), ``reject``; with ``require_friedman`` also ``friedman_p`` and the
+    ``critical`` (the |z| needed; NaN for Holm, whose threshold depends on the other pairs), ``reject``; with ``require_friedman`` also ``friedman_p`` and the
     verdict counts as a rejection only if the pool's Friedman test rejects at alpha. ``procedure`` is
     "bonferroni" (Benavoli et al.), "nemenyi", or "holm" (Holm over all pairs of the pool, at most
     :data:`MAX_HOLM_POOL_K` classifiers). The last row is the full pool.
@@ -257,7 +258,7 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
 
 
 def _holm_in_pools(ranks, member, sizes, ia, ib, n, alpha):
-    """Holm over all pairs of each pool; returns (reject, the pair's Holm multiplier as 'critical')."""
+    """Holm over all pairs of each pool; returns (reject, NaN 'critical' values)."""
     reject = np.zeros(member.shape[0], dtype=bool)
     critical = np.zeros(member.shape[0])
     for m in np.unique(sizes):
@@ -267,19 +268,14 @@ def _holm_in_pools(ranks, member, sizes, ia, ib, n, alpha):
         pi, pj = np.triu_indices(m, 1)
         se = math.sqrt(m * (m + 1) / (6 * n))
         p = 2 * stats.norm.sf(np.abs(r[:, pi] - r[:, pj]) / se)  # (P, M)
-        n_hyp = p.shape[1]
-        order = np.argsort(p, axis=1, kind="stable")
-        sorted_p = np.take_along_axis(p, order, axis=1)
-        apv_sorted = np.maximum.accumulate(np.minimum(1, (n_hyp - np.arange(n_hyp)) * sorted_p), axis=1)
-        apv = np.empty_like(apv_sorted)
-        np.put_along_axis(apv, order, apv_sorted, axis=1)
+        apv = holm_rows(p)
         a_pos = np.argmax(idx == ia, axis=1)
         b_pos = np.argmax(idx == ib, axis=1)
         lo, hi = np.minimum(a_pos, b_pos), np.maximum(a_pos, b_pos)
         pair_col = np.array([np.flatnonzero((pi == x) & (pj == y))[0] for x, y in zip(lo, hi)])
         pair_apv = apv[np.arange(len(rows)), pair_col]
         reject[rows] = pair_apv <= alpha
-        critical[rows] = stats.norm.isf(alpha / 2)  # informative only: Holm has no single critical value
+    critical[:] = np.nan  # Holm has no single critical value: it depends on the other pairs of the pool
     return reject, critical
 
 

@@ -23,7 +23,7 @@ from scipy import interpolate, special, stats
 
 from .adjust import hochberg_rows, holm_rows, hommel_rows
 from .critical import _dunnett_normal_sf, studentized_range_sf_many
-from .data import ScoreTable, as_table
+from .data import as_table
 from .errors import InputError
 from .two_classifiers import _check_alpha
 

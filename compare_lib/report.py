@@ -166,17 +166,10 @@ def scores_with_ranks(table) -> pd.DataFrame:
     return pd.concat([cells, avg])
 
 
-def _reference_for(correction: str) -> str:
-    from .adjust import PROCEDURES
-
-    return PROCEDURES[correction].reference
-
-
 def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
                       *, metric: str = "score") -> str:
     """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
     from .adjust import PROCEDURES
-    from .posthoc import TEST_LABELS
 
     attrs = result.attrs
     alpha = attrs["alpha"]
@@ -185,7 +178,6 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
     ranks = sorted(attrs["mean_ranks"].items(), key=lambda kv: kv[1])
     rank_text = ", ".join(f"{name} {r:.2f}" for name, r in ranks)
     proc = PROCEDURES[attrs["correction"]]
-    test = TEST_LABELS[attrs["test"]]
     if attrs["test"] == "mean-ranks":
         stat_text = "the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)"
     elif attrs["test"] == "wilcoxon":

@@ -18,6 +18,17 @@ def new_app() -> AppTest:
     return at
 
 
+def open_page(page: str, **query: str) -> AppTest:
+    """A fresh app, opened with the given URL query parameters, switched to ``page``."""
+    st.cache_data.clear()
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return goto(at, page)
+
+
 def goto(at: AppTest, page: str) -> AppTest:
     at.switch_page(f"app_pages/{page}.py")
     at.run()

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from .apptest_helpers import APP, by_label, goto, texts
+from .apptest_helpers import open_page, by_label, texts
 
 
 def _pool_app(**query) -> AppTest:
-    st.cache_data.clear()
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    return goto(at, "pool")
+    return open_page("pool", **query)
 
 
 def _changed_line(at) -> str:

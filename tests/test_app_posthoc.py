@@ -5,22 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import compare_lib as cl
 
-from .apptest_helpers import APP, by_label, goto, new_app, texts
+from .apptest_helpers import open_page, by_label, goto, texts
 
 
 def _posthoc_app(**query) -> AppTest:
-    st.cache_data.clear()
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return goto(at, "posthoc")
+    return open_page("posthoc", **query)
 
 
 def _cd_figure(at) -> dict:

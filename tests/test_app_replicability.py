@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from .apptest_helpers import APP, by_label, goto, texts
+from .apptest_helpers import open_page, by_label, texts
 from .conftest import SAMPLES
 
 
 def _app(**query) -> AppTest:
-    st.cache_data.clear()
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    return goto(at, "replicability")
+    return open_page("replicability", **query)
 
 
 def test_selection_experiment_section():
