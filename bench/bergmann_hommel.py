@@ -31,6 +31,15 @@ def pvalues(k: int, seed: int) -> np.ndarray:
     return np.array([pmap[pair] for pair in combinations(range(k), 2)])
 
 
+def timed(fn, pvalue_sets, k, pairs, method) -> list[float]:
+    out = []
+    for p in pvalue_sets:
+        t0 = time.perf_counter()
+        fn(p, k, pairs, method=method)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
@@ -45,20 +54,9 @@ def main() -> None:
         if k <= MAX_ENUMERATED_K:
             set_partitions.cache_clear()
             partition_sizes.cache_clear()
-            t0 = time.perf_counter()
-            bergmann_hommel_raw(ps[0], k, pairs, method="enumerate")
-            cold = f"{time.perf_counter() - t0:.3f}"
-            times = []
-            for p in ps:
-                t0 = time.perf_counter()
-                bergmann_hommel_raw(p, k, pairs, method="enumerate")
-                times.append(time.perf_counter() - t0)
-            warm = f"{np.median(times):.3f}"
-        times = []
-        for p in ps:
-            t0 = time.perf_counter()
-            bergmann_hommel_raw(p, k, pairs, method="cliques")
-            times.append(time.perf_counter() - t0)
+            cold = f"{timed(bergmann_hommel_raw, ps[:1], k, pairs, 'enumerate')[0]:.3f}"
+            warm = f"{np.median(timed(bergmann_hommel_raw, ps, k, pairs, 'enumerate')):.3f}"
+        times = timed(bergmann_hommel_raw, ps, k, pairs, "cliques")
         print(f"{k:>3} {len(pairs):>6} {cl.bell_number(k):>11,} {cold:>15} {warm:>15} {max(times):>22.3f}")
 
 

@@ -465,7 +465,8 @@ def _read_grid(
         # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
         # cannot read as a number sends the table down the string path, which names the bad cell.
         fast = pd.read_csv(
-            io.StringIO(body), sep=delim, header=None, dtype={0: str}, keep_default_na=False, na_values=_NA_VALUES,
+            io.StringIO(body), sep=delim, header=None, dtype={0: str}, keep_default_na=False,
+            na_values={j: _NA_VALUES for j in range(numeric_from, len(header))},  # never a data-set name
             engine="c", skip_blank_lines=False, skipinitialspace=True,
         )
         scores = fast.iloc[:, numeric_from:]
