@@ -73,8 +73,10 @@ if source == "Sample":
 elif source == "Upload a file":
     uploaded = st.file_uploader(
         "CSV or TSV file", type=["csv", "tsv", "txt"], key="w_upload",
-        help="Up to 50 MB (server.maxUploadSize in .streamlit/config.toml). Larger tables: load them with "
-        "compare_lib.load_scores in a notebook, or keep only the columns you compare.",
+    )
+    st.caption(
+        "Files up to 50 MB (server.maxUploadSize in .streamlit/config.toml); the browser refuses larger ones. "
+        "For bigger tables keep only the columns you compare, or use compare_lib.load_scores in a notebook."
     )
     if uploaded is not None:
         data = uploaded.getvalue()
