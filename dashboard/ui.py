@@ -99,9 +99,13 @@ def load_sample(label: str) -> cl.ScoreTable:
     return load_bytes(data, sample.file, sample.higher_is_better, "auto", "error")
 
 
-def load_sample_by_id(sample_id: str) -> None:
-    label = SAMPLE_BY_ID[sample_id]
+def use_sample(label: str) -> None:
+    """Make the sample with this label the loaded table."""
     set_table(load_sample(label), origin=f"sample: {label}")
+
+
+def load_sample_by_id(sample_id: str) -> None:
+    use_sample(SAMPLE_BY_ID[sample_id])
 
 
 def set_table(table: cl.ScoreTable, *, origin: str) -> None:
@@ -120,7 +124,7 @@ def set_direction(higher_is_better: bool) -> None:
 
 def ensure_table() -> None:
     if "table" not in st.session_state:
-        set_table(load_sample(DEFAULT_SAMPLE), origin=f"sample: {DEFAULT_SAMPLE}")
+        use_sample(DEFAULT_SAMPLE)
 
 
 def apply_query_params() -> None:
@@ -136,8 +140,7 @@ def apply_query_params() -> None:
     sample_id = params.get("sample")
     if sample_id:
         if sample_id in SAMPLE_BY_ID:
-            label = SAMPLE_BY_ID[sample_id]
-            set_table(load_sample(label), origin=f"sample: {label}")
+            load_sample_by_id(sample_id)
         else:
             problems.append(f"The link names an unknown sample {sample_id!r}; the default sample is shown.")
     elif params.get("data") == "own":

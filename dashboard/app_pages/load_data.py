@@ -67,7 +67,7 @@ if source == "Sample":
     choice = st.selectbox("Sample", labels, index=index, key="w_sample")
     st.caption(ui.SAMPLES[choice].about)
     if origin != f"sample: {choice}":
-        ui.set_table(ui.load_sample(choice), origin=f"sample: {choice}")
+        ui.use_sample(choice)
         st.session_state.pop("load_error", None)
         st.rerun()
 elif source == "Upload a file":
