@@ -39,7 +39,6 @@ LAYOUTS = ("auto", "wide", "long")
 
 _MISSING_TOKENS = {"", "na", "nan", "n/a", "null", "none", "?", "-", "--", "missing"}
 _NA_VALUES = sorted({v for t in _MISSING_TOKENS for v in (t, t.upper(), t.capitalize())} | {"NaN", "N/A"})
-_INF_TOKENS = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "∞", "-∞"}
 _DOT_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?%?$")
 _COMMA_DECIMAL = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?%?$")
 
@@ -432,33 +431,39 @@ def _field_counts(lines: list[str], delim: str) -> np.ndarray:
     return pd.Series(lines, dtype=object).str.count(re.escape(delim)).to_numpy() + 1
 
 
-def _read_grid(
-    text: str, display: str, sep: str | None, numeric_from: int | None = None
-) -> tuple[list[str], pd.DataFrame, np.ndarray, str]:
-    """Header cells, the body as a DataFrame of stripped strings, the file line of every body row, and
-    the delimiter. Blank lines are skipped; the C parser of pandas does the splitting. With
-    ``numeric_from``, columns from that one on come back as floats when they all parse as numbers."""
+def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], list[str], np.ndarray, int, str]:
+    """Header cells, the non-blank body lines with their 1-based file line numbers, the header's line
+    number and the delimiter (detected on the first 50 non-blank lines unless given)."""
     lines = text.splitlines()
     kept = [i for i, line in enumerate(lines) if line.strip()]
     if not kept:
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
-    first = lines[kept[0]]
     delim = sep or _detect_delimiter([lines[i] for i in kept[:50]])
-    header = [c.strip() for c in next(csv.reader([first], delimiter=delim))]
+    header = [c.strip() for c in next(csv.reader([lines[kept[0]]], delimiter=delim))]
     body_lines = [lines[i] for i in kept[1:]]
-    line_numbers = np.asarray(kept[1:], dtype=int) + 1
-    if not body_lines:
-        return header, pd.DataFrame(), line_numbers, delim
+    return header, body_lines, np.asarray(kept[1:], dtype=int) + 1, kept[0] + 1, delim
+
+
+def _ragged(display: str, line: int, fields: int, header: list[str], header_line: int, delim: str) -> InputError:
+    return InputError(
+        f"File '{display}', line {line}: {fields} field(s) where the header (line {header_line}) has {len(header)}. "
+        f"Every row needs one value per column; check for a missing or extra {_delim_name(delim)}."
+    )
+
+
+def _parse_body(
+    header: list[str], body_lines: list[str], line_numbers: np.ndarray, header_line: int, delim: str, display: str,
+    numeric_from: int | None = None,
+) -> tuple[list[str], pd.DataFrame]:
+    """The body as a DataFrame of stripped strings (the C parser of pandas does the splitting), and the
+    header without a trailing empty column. With ``numeric_from``, columns from that one on come back
+    as floats when they all parse as numbers."""
     counts = _field_counts(body_lines, delim)
     bad = np.flatnonzero(counts != len(header))
     trailing = header[-1] == "" and len(header) > 1
     if bad.size and not trailing:
         i = int(bad[0])
-        raise InputError(
-            f"File '{display}', line {line_numbers[i]}: {counts[i]} field(s) where the header (line {kept[0] + 1}) has "
-            f"{len(header)}. Every row needs one value per column; check for a missing or extra "
-            f"{_delim_name(delim)}."
-        )
+        raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
     body = "\n".join(body_lines)
     grid = None
     if numeric_from is not None and not trailing:
@@ -485,19 +490,9 @@ def _read_grid(
         header, grid = header[:-1], grid.iloc[:, :-1]
     elif bad.size:
         i = int(bad[0])
-        raise InputError(
-            f"File '{display}', line {line_numbers[i]}: {counts[i]} field(s) where the header has {len(header)}. "
-            f"Every row needs one value per column; check for a missing or extra {_delim_name(delim)}."
-        )
+        raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
     grid.columns = range(grid.shape[1])
-    return header, grid, line_numbers, delim
-
-
-def _peek_header(text: str, sep: str | None) -> list[str]:
-    for line in text.splitlines():
-        if line.strip():
-            return [c.strip() for c in next(csv.reader([line], delimiter=sep or _detect_delimiter([line])))]
-    return []
+    return header, grid
 
 
 def _looks_long(header: list[str], classifier_col: str | None, score_col: str | None) -> bool:
@@ -610,11 +605,7 @@ def load_scores(
     if layout not in LAYOUTS:
         raise InputError(f"layout={layout!r} is not known; choose one of {', '.join(LAYOUTS)}.")
     text, display = _read_text(source, name)
-    header_guess = _peek_header(text, sep)
-    wide_guess = layout == "wide" or (layout == "auto" and not _looks_long(header_guess, classifier_col, score_col))
-    header, grid, line_numbers, delim = _read_grid(
-        text, display, sep, numeric_from=1 if (wide_guess and decimal in (None, ".")) else None
-    )
+    header, body_lines, line_numbers, header_line, delim = _split_text(text, display, sep)
     notes: list[str] = []
     if len(header) < 2:
         raise InputError(
@@ -623,10 +614,11 @@ def load_scores(
         )
     if delim != ",":
         notes.append(f"Columns are separated by {_delim_name(delim)}s.")
-    if grid.empty:
+    if not body_lines:
         raise InputError(f"File '{display}' has a header but no data rows. Add one row per data set.")
-
     is_long = layout == "long" or (layout == "auto" and _looks_long(header, classifier_col, score_col))
+    numeric_from = None if is_long or decimal == "," else 1
+    header, grid = _parse_body(header, body_lines, line_numbers, header_line, delim, display, numeric_from)
     if is_long:
         return _build_long(
             header, grid, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col,
