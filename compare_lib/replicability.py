@@ -124,7 +124,7 @@ def _t_p(d: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / (sd / math.sqrt(n))
     p = 2 * stats.t.sf(np.abs(t), n - 1)
-    flat = sd <= 1e-12 * np.abs(mean)  # identical differences up to rounding, as in paired_ttest
+    flat = sd / math.sqrt(n) <= 1e-12 * np.abs(mean)  # rounding noise only, as in t_from_moments
     return np.where(~flat, p, np.where(mean == 0, 1.0, 0.0))
 
 

@@ -17,16 +17,14 @@ verdict repeats across the seeds (consistency, almost consistency, R).
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .errors import InputError
 from .replicability import replicability_counts
-from .two_classifiers import _check_alpha
+from .two_classifiers import _check_alpha, t_from_moments
 
 
 @dataclass(frozen=True)
@@ -42,13 +40,8 @@ class ResamplingTestResult:
 
 
 def _t_result(mean: float, se2: float, df: int, method: str) -> ResamplingTestResult:
-    # Identical differences leave a variance of rounding noise only: treat it as zero.
-    if not np.isfinite(se2) or se2 <= (1e-12 * abs(mean)) ** 2:
-        t, p = (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
-    else:
-        t = mean / math.sqrt(se2)
-        p = float(min(1.0, 2 * stats.t.sf(abs(t), df)))
-    return ResamplingTestResult(float(t), p, int(df), float(mean), method)
+    t, p = t_from_moments(float(mean), float(se2), int(df))
+    return ResamplingTestResult(t, p, int(df), float(mean), method)
 
 
 def _diffs(x, what: str, min_size: int = 2) -> np.ndarray:

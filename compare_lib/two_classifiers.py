@@ -286,13 +286,20 @@ def paired_ttest(x, y, *, relative: bool = False, higher_is_better: bool = True)
         d = -d
     n = d.size
     mean = float(d.mean())
-    sd = float(d.std(ddof=1))
-    if not np.isfinite(sd) or sd <= 1e-12 * abs(mean):  # identical differences up to rounding
-        t, p = (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
-    else:
-        t = mean / (sd / math.sqrt(n))
-        p = float(min(1.0, 2 * stats.t.sf(abs(t), n - 1)))
-    return TTestResult(float(t), p, n - 1, mean, relative)
+    t, p = t_from_moments(mean, float(d.var(ddof=1)) / n, n - 1)
+    return TTestResult(t, p, n - 1, mean, relative)
+
+
+def t_from_moments(mean: float, se2: float, df: int) -> tuple[float, float]:
+    """Two-sided t = mean / sqrt(se2) with ``df`` degrees of freedom, shared by every t-test here.
+
+    Identical differences leave a standard error of rounding noise only (at most 1e-12 of the mean):
+    it is treated as zero, giving t = 0, p = 1 for a zero mean and t = +-inf, p = 0 otherwise.
+    """
+    if not np.isfinite(se2) or se2 <= (1e-12 * abs(mean)) ** 2:
+        return (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
+    t = mean / math.sqrt(se2)
+    return float(t), float(min(1.0, 2 * stats.t.sf(abs(t), df)))
 
 
 def _check_alpha(alpha: float) -> None:
