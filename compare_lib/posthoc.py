@@ -190,6 +190,12 @@ def posthoc(
     return frame
 
 
+def _bergmann_hommel_limit(requested: int | None) -> int:
+    from .exhaustive import MAX_BERGMANN_HOMMEL_K
+
+    return MAX_BERGMANN_HOMMEL_K if requested is None else requested
+
+
 def apv_table(
     table,
     test: str = "mean-ranks",
@@ -208,13 +214,11 @@ def apv_table(
     only up to ``bergmann_hommel_max_k`` classifiers, by default the library's limit, which
     ``attrs["skipped"]`` reports).
     """
-    from .exhaustive import MAX_BERGMANN_HOMMEL_K
-
     t = as_table(table, higher_is_better)
     fam = _family(t, test, control, zero_method, wilcoxon_method)
     skipped = []
     if procedures is None:
-        limit = MAX_BERGMANN_HOMMEL_K if bergmann_hommel_max_k is None else bergmann_hommel_max_k
+        limit = _bergmann_hommel_limit(bergmann_hommel_max_k)
         procedures = [x for x in procedures_for(fam.family) if test == "mean-ranks" or not PROCEDURES[x].mean_ranks_only]
         if t.n_classifiers > limit and "bergmann-hommel" in procedures:
             procedures.remove("bergmann-hommel")
@@ -302,25 +306,28 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     ``bergmann_hommel_max_k`` classifiers (default :data:`compare_lib.exhaustive.MAX_BERGMANN_HOMMEL_K`;
     ``attrs["skipped"]`` says so).
     """
-    from .exhaustive import MAX_BERGMANN_HOMMEL_K
-
-    limit = MAX_BERGMANN_HOMMEL_K if bergmann_hommel_max_k is None else bergmann_hommel_max_k
     t = as_table(table, higher_is_better)
+    _check_alpha(alpha)
+    limit = _bergmann_hommel_limit(bergmann_hommel_max_k)
     methods = VERDICT_METHODS_CONTROL if control is not None else VERDICT_METHODS_ALL_PAIRS
+    names = t.classifiers
+    families: dict[str, _Family] = {}  # each pairwise statistic is computed once
     skipped = []
     base = None
     for test, correction in methods:
         if correction == "bergmann-hommel" and t.n_classifiers > limit:
             skipped.append(f"{test} / {correction}")
             continue
-        res = posthoc(t, test, correction, control, alpha)
-        col = f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"
-        verdict = np.where(res["reject"], res["better"], "")
-        keyed = dict(zip(zip(res["a"], res["b"]), verdict))
+        fam = families.get(test) or families.setdefault(test, _family(t, test, control, "demsar", "auto"))
         if base is None:
-            base = res[["a", "b"]].copy()
-        base[col] = [keyed[(a, b)] for a, b in zip(base["a"], base["b"])]
+            base = pd.DataFrame({"a": [names[a] for a, _ in fam.pairs], "b": [names[b] for _, b in fam.pairs]})
+            order = np.argsort(fam.p, kind="stable")
+        better = np.array([names[x] if x >= 0 else "" for x in fam.better], dtype=object)
+        base[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = np.where(
+            _adjusted(fam, correction, test) <= alpha, better, ""
+        )
     assert base is not None
+    base = base.iloc[order].reset_index(drop=True)  # by the first method's p, as in posthoc()
     cols = [c for c in base.columns if c not in ("a", "b")]
     base["agree"] = base[cols].nunique(axis=1) == 1
     base = base.sort_values("agree", kind="stable").reset_index(drop=True)
