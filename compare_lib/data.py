@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataWarning, InputError
-from .ranks import mean_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
+from .ranks import doubled_rank_sums, rank_scores, win_tie_loss, win_tie_loss_frame
 
 MISSING_POLICIES = ("error", "drop-datasets", "drop-classifiers")
 LAYOUTS = ("auto", "wide", "long")
@@ -152,9 +152,15 @@ class ScoreTable:
         return pd.DataFrame(r, index=self.scores.index, columns=self.scores.columns)
 
     @cached_property
+    def doubled_rank_sums(self) -> pd.Series:
+        """2 x the rank sum of each classifier, exact integers: the quantity every rank statistic uses."""
+        return pd.Series(doubled_rank_sums(self.ranks.to_numpy()), index=self.scores.columns, name="2 x rank sum")
+
+    @cached_property
     def mean_ranks(self) -> pd.Series:
-        """Average rank of each classifier over the data sets (lower = better)."""
-        return pd.Series(mean_ranks(self.ranks.to_numpy()), index=self.scores.columns, name="mean rank")
+        """Average rank of each classifier over the data sets (lower = better), doubled rank sum / 2N."""
+        return pd.Series(self.doubled_rank_sums.to_numpy() / (2 * self.n_datasets), index=self.scores.columns,
+                         name="mean rank")
 
     def win_tie_loss(self) -> dict[str, pd.DataFrame]:
         """k x k matrices ``wins``, ``ties``, ``losses``; ``wins.loc[a, b]`` = data sets where a beats b."""

@@ -226,7 +226,7 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
     se = np.sqrt(sizes * (sizes + 1) / (6 * n))
     z = diff_units / (2 * n) / se
     if procedure == "holm":
-        reject, critical = _holm_in_pools(rank_units / (2 * n), member, sizes, ia, ib, n, alpha)
+        reject, critical = _holm_in_pools(rank_units, member, sizes, ia, ib, n, alpha)
     else:
         sizes_used = range(2, k + 1)
         crit_units = np.zeros(k + 1, dtype=np.int64)
@@ -257,22 +257,23 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
     return frame
 
 
-def _holm_in_pools(ranks, member, sizes, ia, ib, n, alpha):
-    """Holm over all pairs of each pool; returns (reject, NaN 'critical' values)."""
+def _holm_in_pools(rank_units, member, sizes, ia, ib, n, alpha):
+    """Holm over all pairs of each pool (z from exact integer rank sums); returns (reject, NaN 'critical')."""
+    ranks = rank_units
     reject = np.zeros(member.shape[0], dtype=bool)
     critical = np.zeros(member.shape[0])
     for m in np.unique(sizes):
         rows = np.flatnonzero(sizes == m)
-        idx = np.array([np.flatnonzero(member[r]) for r in rows])  # (P, m) member indices
+        idx = np.nonzero(member[rows])[1].reshape(rows.size, m)  # (P, m) member indices, row by row
         r = np.take_along_axis(ranks[rows], idx, axis=1)
         pi, pj = np.triu_indices(m, 1)
-        se = math.sqrt(m * (m + 1) / (6 * n))
-        p = 2 * stats.norm.sf(np.abs(r[:, pi] - r[:, pj]) / se)  # (P, M)
+        denom = 2 * n * math.sqrt(m * (m + 1) / (6 * n))
+        p = 2 * stats.norm.sf(np.abs(r[:, pi] - r[:, pj]) / denom)  # (P, M), integer differences
         apv = holm_rows(p)
         a_pos = np.argmax(idx == ia, axis=1)
         b_pos = np.argmax(idx == ib, axis=1)
         lo, hi = np.minimum(a_pos, b_pos), np.maximum(a_pos, b_pos)
-        pair_col = np.array([np.flatnonzero((pi == x) & (pj == y))[0] for x, y in zip(lo, hi)])
+        pair_col = lo * m - lo * (lo + 1) // 2 + (hi - lo - 1)  # position of (lo, hi) in triu order
         pair_apv = apv[np.arange(len(rows)), pair_col]
         reject[rows] = pair_apv <= alpha
     critical[:] = np.nan  # Holm has no single critical value: it depends on the other pairs of the pool
@@ -325,16 +326,17 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     _check(t, alpha, "nemenyi" if procedure == "nemenyi" else "bonferroni")
 
     def verdicts_in(names: list[str]) -> dict:
-        sub = t.subset(names)
+        # Exact integer rank sums and the integer critical value of pool_counts(): the same verdicts.
+        sums = t.subset(names).doubled_rank_sums
         m, n = len(names), t.n_datasets
-        r = sub.mean_ranks
-        crit = critical_rank_difference(m, n, alpha, procedure)
+        crit = _critical_units(m, n, float(alpha), procedure)
+        denom = 2 * n * math.sqrt(m * (m + 1) / (6 * n))
         n_hyp = m * (m - 1) // 2
         out = {}
         for x, y in combinations(names, 2):
-            diff = r[y] - r[x]
-            z = diff / math.sqrt(m * (m + 1) / (6 * n))
-            out[(x, y)] = {"z": z, "p": float(min(1.0, 2 * stats.norm.sf(abs(z)))), "reject": abs(diff) >= crit - 1e-12,
+            diff = int(sums[y]) - int(sums[x])
+            z = diff / denom
+            out[(x, y)] = {"z": z, "p": float(min(1.0, 2 * stats.norm.sf(abs(z)))), "reject": abs(diff) >= crit,
                            "n_hyp": n_hyp}
         return out
 

@@ -19,7 +19,7 @@ Tables 3 and 5), carrying in ``.attrs`` what produced them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -27,44 +27,62 @@ import pandas as pd
 from scipy import stats
 
 from .adjust import PROCEDURES, _finish, _lookup, adjust, procedures_for
+from .exhaustive import bergmann_hommel_raw
 from .critical import critical_difference, rank_standard_error, studentized_range_sf_many
 from .data import ScoreTable, as_table
 from .errors import InputError
-from .two_classifiers import _check_alpha, sign_test, wilcoxon
+from .two_classifiers import _check_alpha, sign_test_rows, wilcoxon_rows
 
 TESTS = ("mean-ranks", "wilcoxon", "sign")
 TEST_LABELS = {"mean-ranks": "mean-ranks z", "wilcoxon": "Wilcoxon signed-ranks", "sign": "sign test"}
 COLUMNS = ["a", "b", "statistic", "p", "p_adj", "reject", "better", "mean_rank_a", "mean_rank_b"]
 
 
-def _pairwise(t: ScoreTable, pairs: list[tuple[int, int]], test: str, zero_method: str, wilcoxon_method: str):
-    """Raw statistic, p and the better classifier (index or -1) of every pair (a, b)."""
-    scores = t.scores.to_numpy()
-    ranks = t.mean_ranks.to_numpy()
-    stat = np.empty(len(pairs))
-    p = np.empty(len(pairs))
-    better = np.empty(len(pairs), dtype=int)
+#: Differences held in memory at once when the pairwise tests are vectorized over pairs.
+_CHUNK_CELLS = 2_000_000
+
+
+def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method: str):
+    """Raw statistic, p and the better classifier (index or -1) of every pair (a, b), vectorized over pairs."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if test == "mean-ranks":
-        se = rank_standard_error(t.n_classifiers, t.n_datasets)
-        for h, (a, b) in enumerate(pairs):
-            stat[h] = (ranks[b] - ranks[a]) / se
-            better[h] = a if ranks[a] < ranks[b] else b if ranks[b] < ranks[a] else -1
-        p[:] = np.minimum(1.0, 2 * stats.norm.sf(np.abs(stat)))
-        return stat, p, better
-    for h, (a, b) in enumerate(pairs):
+        stat, better = mean_ranks_z(t, pairs)
+        return stat, np.minimum(1.0, 2 * stats.norm.sf(np.abs(stat))), better
+    scores = t.scores.to_numpy()
+    if not t.higher_is_better:
+        scores = -scores
+    m = pairs.shape[0]
+    stat, p, better = np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
+    step = max(1, _CHUNK_CELLS // max(1, t.n_datasets))
+    for lo in range(0, m, step):
+        a, b = pairs[lo : lo + step, 0], pairs[lo : lo + step, 1]
+        d = (scores[:, b] - scores[:, a]).T  # > 0 where b is better
         if test == "wilcoxon":
-            res = wilcoxon(
-                scores[:, a], scores[:, b], zero_method=zero_method, method=wilcoxon_method,
-                higher_is_better=t.higher_is_better,
-            )
-            stat[h], p[h] = res.statistic, res.pvalue
+            r = wilcoxon_rows(d, zero_method=zero_method, method=wilcoxon_method)
+            stat[lo : lo + step], p[lo : lo + step] = r["statistic"], r["p"]
             # R+ collects the ranks where b is better.
-            better[h] = b if res.r_plus > res.r_minus else a if res.r_minus > res.r_plus else -1
+            better[lo : lo + step] = np.where(r["r_plus"] > r["r_minus"], b, np.where(r["r_minus"] > r["r_plus"], a, -1))
         else:
-            res = sign_test(scores[:, b], scores[:, a], higher_is_better=t.higher_is_better)
-            stat[h], p[h] = res.statistic, res.pvalue  # statistic: wins of a, ties split
-            better[h] = a if res.wins > res.losses else b if res.losses > res.wins else -1
+            r = sign_test_rows(-d)  # wins of a, ties split
+            stat[lo : lo + step], p[lo : lo + step] = r["statistic"], r["p"]
+            wins, losses = r["wins"], r["losses"]
+            better[lo : lo + step] = np.where(wins > losses, a, np.where(losses > wins, b, -1))
     return stat, p, better
+
+
+def mean_ranks_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray]:
+    """z = (R_b - R_a) / sqrt(k(k+1)/(6N)) for index pairs (a, b), and the better classifier (-1 if tied).
+
+    Computed from the exact integer difference of doubled rank sums, so that two pairs whose rank sums
+    differ by the same amount get bit-identical |z| (and p), whatever the order of rows and columns.
+    """
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    doubled = t.doubled_rank_sums.to_numpy()
+    diff = doubled[pairs[:, 1]] - doubled[pairs[:, 0]]  # > 0 when a has the smaller (better) rank sum
+    denom = 2 * t.n_datasets * rank_standard_error(t.n_classifiers, t.n_datasets)
+    z = diff / denom
+    better = np.where(diff > 0, pairs[:, 0], np.where(diff < 0, pairs[:, 1], -1))
+    return z, better
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,8 @@ class _Family:
     stat: np.ndarray
     p: np.ndarray
     better: np.ndarray
+    #: Bergmann-Hommel's raw APVs, shared by its two forms (the expensive part is computed once).
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _family(t: ScoreTable, test: str, control: str | None, zero_method: str, wilcoxon_method: str) -> _Family:
@@ -109,6 +129,10 @@ def _adjusted(fam: _Family, procedure: str, test: str) -> np.ndarray:
     if proc.name == "nemenyi":
         return _finish(fam.p, studentized_range_sf_many(np.abs(fam.stat) * math.sqrt(2), k))
     all_pairs = fam.family == "all-pairs"
+    if proc.exhaustive:
+        if "bergmann-hommel" not in fam.cache:
+            fam.cache["bergmann-hommel"] = bergmann_hommel_raw(fam.p, k, [tuple(x) for x in np.asarray(fam.pairs).tolist()])
+        return _finish(fam.p, fam.cache["bergmann-hommel"], monotone=proc.name == "bergmann-hommel")
     return adjust(fam.p, proc.name, k=k if all_pairs else None, pairs=fam.pairs if all_pairs else None)
 
 
@@ -133,7 +157,9 @@ def posthoc(
     correction : str
         All pairs: "nemenyi" (studentized range, mean-ranks only; consistent with the Nemenyi CD),
         "bonferroni" (m p, García & Herrera's "Nemenyi"), "holm", "hochberg", "hommel", "shaffer",
-        "bergmann-hommel". With a control: "bonferroni-dunn", "holm", "hochberg", "hommel".
+        "bergmann-hommel" (APVs made monotone, García & Herrera's Table 5) or "bergmann-hommel-closed" (the
+        APVs as defined: APV <= alpha is exactly the procedure's decision). With a control:
+        "bonferroni-dunn", "holm", "hochberg", "hommel".
     control : str, optional
         Compare every classifier with this one (k-1 hypotheses) instead of all pairs.
     alpha : float
@@ -220,9 +246,9 @@ def apv_table(
     if procedures is None:
         limit = _bergmann_hommel_limit(bergmann_hommel_max_k)
         procedures = [x for x in procedures_for(fam.family) if test == "mean-ranks" or not PROCEDURES[x].mean_ranks_only]
-        if t.n_classifiers > limit and "bergmann-hommel" in procedures:
-            procedures.remove("bergmann-hommel")
-            skipped.append("bergmann-hommel")
+        if t.n_classifiers > limit:
+            skipped = [x for x in procedures if PROCEDURES[x].exhaustive]
+            procedures = [x for x in procedures if not PROCEDURES[x].exhaustive]
     names = t.classifiers
     base = pd.DataFrame(
         {"a": [names[a] for a, _ in fam.pairs], "b": [names[b] for _, b in fam.pairs], "statistic": fam.stat, "p": fam.p}
@@ -237,10 +263,13 @@ def apv_table(
 def groups(result: pd.DataFrame) -> list[tuple[str, ...]]:
     """Groups of classifiers not significantly different, for CD diagrams.
 
-    Each group is a maximal set of classifiers adjacent in mean-rank order (best first) in which no
-    pair is rejected by the procedure of ``result`` (any procedure, not only Nemenyi). Groups of one
-    classifier are included (a classifier different from all its neighbours); drawings usually omit
-    them. Only for all-pairs results: a control family does not test the other pairs.
+    A group is the set of all classifiers whose mean rank lies in an interval [lo, hi] of mean-rank
+    values, with no pair inside rejected by the procedure of ``result`` (any procedure, not only
+    Nemenyi); the groups are the maximal such intervals, best first. Classifiers with equal mean
+    ranks sit at one point of the diagram, so they are always in or out of an interval together:
+    the groups do not depend on the order of the columns or on the names (a bar drawn from lo to hi
+    never covers a rejected pair). Groups of one classifier are included (drawings usually omit
+    them). Only for all-pairs results: a control family does not test the other pairs.
     """
     if result.attrs.get("control") is not None:
         raise InputError(
@@ -250,32 +279,45 @@ def groups(result: pd.DataFrame) -> list[tuple[str, ...]]:
     mean_ranks = result.attrs.get("mean_ranks")
     if not mean_ranks:
         raise InputError("The result has no mean ranks in its attrs; pass a table returned by posthoc().")
-    rejected = [(a, b) for a, b, rej in zip(result["a"], result["b"], result["reject"]) if rej]
+    reject = result["reject"].to_numpy(dtype=bool)
+    rejected = zip(result["a"].to_numpy()[reject], result["b"].to_numpy()[reject])
     return not_different_groups(mean_ranks, rejected)
 
 
 def not_different_groups(mean_ranks: dict[str, float], rejected) -> list[tuple[str, ...]]:
-    """:func:`groups` from mean ranks and the rejected pairs: maximal runs of classifiers adjacent in
-    mean-rank order (best first) that contain no rejected pair."""
-    order = sorted(mean_ranks, key=lambda name: mean_ranks[name])
-    position = {name: i for i, name in enumerate(order)}
-    k = len(order)
-    blocked = np.zeros((k, k), dtype=bool)
-    for a, b in rejected:
-        i, j = sorted((position[a], position[b]))
-        blocked[i, j] = True
-    # end[i]: the furthest j such that no pair inside order[i..j] is rejected; it never decreases.
-    end = np.zeros(k, dtype=int)
-    j = 0
-    for i in range(k):
-        j = max(j, i)
-        while j + 1 < k and not blocked[i : j + 2, j + 1].any():
-            j += 1
-        end[i] = j
-    out = []
-    for i in range(k):
-        if i == 0 or end[i] > end[i - 1]:
-            out.append(tuple(order[i : end[i] + 1]))
+    """:func:`groups` from mean ranks and the rejected pairs: maximal intervals of mean-rank values
+    containing no rejected pair, each as a tuple of names ordered by mean rank (then by name).
+
+    O(k log k + number of rejected pairs): with the distinct mean-rank values as positions 0..L-1, an
+    interval [i, j] is free when i > worst[j], where worst[j] is the largest lower position of a
+    rejected pair whose upper position is <= j; worst never decreases, so each interval's end is
+    found by one search.
+    """
+    names = sorted(mean_ranks, key=lambda name: (mean_ranks[name], name))
+    values = np.array([mean_ranks[name] for name in names], dtype=float)
+    levels, level_of = np.unique(values, return_inverse=True)
+    index = {name: i for i, name in enumerate(names)}
+    count = levels.size
+    worst = np.full(count, -1, dtype=np.int64)
+    pairs = np.array([(index[a], index[b]) for a, b in rejected], dtype=np.int64).reshape(-1, 2)
+    if pairs.size:
+        lv = level_of[pairs]
+        np.maximum.at(worst, lv.max(axis=1), lv.min(axis=1))
+    worst = np.maximum.accumulate(worst)
+    # end[i] = the last level j with worst[j] < i (a rejected pair inside one level leaves it alone).
+    end = np.searchsorted(worst, np.arange(count), side="left") - 1
+    start_of_level = np.searchsorted(level_of, np.arange(count), side="left")
+    stop_of_level = np.searchsorted(level_of, np.arange(count), side="right")
+    out: list[tuple[str, ...]] = []
+    previous_end = -1
+    for i in range(count):
+        j = int(end[i])
+        if j < i:  # a rejected pair within the level: its members stand alone
+            out.extend((names[x],) for x in range(start_of_level[i], stop_of_level[i]))
+            continue
+        if j > previous_end:
+            out.append(tuple(names[start_of_level[i] : stop_of_level[j]]))
+            previous_end = j
     return out
 
 
@@ -315,7 +357,7 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     skipped = []
     base = None
     for test, correction in methods:
-        if correction == "bergmann-hommel" and t.n_classifiers > limit:
+        if PROCEDURES[correction].exhaustive and t.n_classifiers > limit:
             skipped.append(f"{test} / {correction}")
             continue
         fam = families.get(test) or families.setdefault(test, _family(t, test, control, "demsar", "auto"))

@@ -24,9 +24,25 @@ def rank_scores(scores: np.ndarray, *, higher_is_better: bool) -> np.ndarray:
     return stats.rankdata(oriented, axis=1, method="average")
 
 
+def doubled_rank_sums(ranks: np.ndarray) -> np.ndarray:
+    """Twice the rank sum of each classifier, as exact integers (int64).
+
+    Average ranks are multiples of 1/2, so 2 * sum_i r_i^j is a whole number. Every rank-based
+    statistic is computed from these integers so that equal differences of rank sums give
+    bit-identical statistics whatever the order of rows and columns (floating-point mean ranks
+    would make R_a - R_b and R_c - R_d differ in the last bit when the rank sums differ equally).
+    """
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    return doubled.sum(axis=0)
+
+
 def mean_ranks(ranks: np.ndarray) -> np.ndarray:
-    """Average rank of each classifier over the data sets, R_j = (1/N) sum_i r_i^j (Demšar eq. in §3.2.2)."""
-    return np.asarray(ranks, dtype=float).mean(axis=0)
+    """Average rank of each classifier over the data sets, R_j = (1/N) sum_i r_i^j (Demšar eq. in §3.2.2).
+
+    Computed as (exact doubled rank sum) / (2N), so equal rank sums give identical mean ranks.
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    return doubled_rank_sums(ranks) / (2 * ranks.shape[0])
 
 
 def win_tie_loss(scores: np.ndarray, *, higher_is_better: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

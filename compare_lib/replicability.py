@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Callable, Iterable
 
 import numpy as np
 import pandas as pd
-from scipy import interpolate, special, stats
+from scipy import stats
 
 from .adjust import hochberg_rows, holm_rows, hommel_rows
-from .critical import _dunnett_normal_sf, studentized_range_sf_many
+from .critical import dunnett_sf_many, rank_standard_error, studentized_range_sf_many
 from .data import as_table
 from .errors import InputError
-from .two_classifiers import _check_alpha
+from .omnibus import anova_rows, friedman_from_doubled_sums
+from .two_classifiers import _check_alpha, paired_t_rows, sign_test_rows, wilcoxon_rows
 
 # ---------------------------------------------------------------------------------------------
 # measures
@@ -113,102 +113,8 @@ def replicability_counts(rejections, n: int) -> ReplicabilityResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# vectorized tests on many samples of data sets
-
-
-def _t_p(d: np.ndarray) -> np.ndarray:
-    """Two-sided paired t-test p per row of d (S, n); zero variance: p = 1 if all zero else 0."""
-    n = d.shape[1]
-    mean = d.mean(axis=1)
-    sd = d.std(axis=1, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean / (sd / math.sqrt(n))
-    p = 2 * stats.t.sf(np.abs(t), n - 1)
-    flat = sd / math.sqrt(n) <= 1e-12 * np.abs(mean)  # rounding noise only, as in t_from_moments
-    return np.where(~flat, p, np.where(mean == 0, 1.0, 0.0))
-
-
-def _sign_p(d: np.ndarray) -> np.ndarray:
-    wins = (d > 0).sum(axis=1)
-    losses = (d < 0).sum(axis=1)
-    ties = d.shape[1] - wins - losses
-    n = wins + losses + 2 * (ties // 2)
-    w = wins + ties // 2
-    low = np.minimum(w, n - w)
-    p = np.minimum(1.0, 2 * stats.binom.cdf(low, n, 0.5))
-    return np.where(n == 0, 1.0, p)
-
-
-@lru_cache(maxsize=8)
-def _sign_patterns(n: int) -> np.ndarray:
-    codes = np.arange(2**n)
-    return ((codes[:, None] >> np.arange(n)) & 1).astype(np.float64)
-
-
-def _wilcoxon_p(d: np.ndarray, exact_max: int = 14) -> np.ndarray:
-    """Wilcoxon p per row with Demšar's zero handling; exact (all sign patterns) up to ``exact_max``."""
-    s, n = d.shape
-    absd = np.abs(d)
-    zero = d == 0
-    nz = zero.sum(axis=1)
-    drop = (nz % 2 == 1)
-    # Drop one zero where their number is odd: give it a sentinel below every other value.
-    keep = np.ones_like(d, dtype=bool)
-    first_zero = np.argmax(zero, axis=1)
-    keep[np.arange(s)[drop], first_zero[drop]] = False
-    ranked = np.where(keep, absd, -1.0)
-    ranks = stats.rankdata(ranked, axis=1) - (~keep).sum(axis=1, keepdims=True)
-    ranks = np.where(keep, ranks, 0.0)
-    zero_kept = zero & keep
-    zero_share = (ranks * zero_kept).sum(axis=1) / 2
-    r_plus = (ranks * (d > 0)).sum(axis=1) + zero_share
-    r_minus = (ranks * (d < 0)).sum(axis=1) + zero_share
-    free = np.where(zero_kept, 0.0, ranks)  # ranks whose sign is random under H0
-    s_obs = np.minimum(r_plus, r_minus) - zero_share
-    total = free.sum(axis=1)
-    if n <= exact_max:
-        patterns = _sign_patterns(n)
-        p = np.empty(s)
-        for lo in range(0, s, 256):
-            block = free[lo : lo + 256]
-            sums = block @ patterns.T  # (B, 2^n)
-            tot = total[lo : lo + 256, None]
-            stat = np.minimum(sums, tot - sums)
-            p[lo : lo + 256] = (stat <= s_obs[lo : lo + 256, None] + 1e-9).mean(axis=1)
-        return np.where(total > 0, np.minimum(p, 1.0), 1.0)
-    var = (free**2).sum(axis=1) / 4
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (s_obs - total / 2) / np.sqrt(var)
-    return np.where(var > 0, np.minimum(1.0, 2 * stats.norm.sf(np.abs(z))), 1.0)
-
-
-@lru_cache(maxsize=16)
-def _tukey_interpolator(k: int, df: int):
-    """log P(Q > q) for the studentized range (k, df) on a grid, for fast vectorized p-values."""
-    grid = np.concatenate([np.linspace(0.0, 2.0, 9)[1:], np.linspace(2.0, 12.0, 81)[1:]])
-    logp = np.log(np.maximum(stats.studentized_range.sf(grid, k, df), 1e-300))
-    return interpolate.PchipInterpolator(grid, logp, extrapolate=True)
-
-
-def _tukey_p(q: np.ndarray, k: int, df: int) -> np.ndarray:
-    f = _tukey_interpolator(k, df)
-    return np.where(q <= 0, 1.0, np.minimum(1.0, np.exp(f(np.clip(q, 0.25, 12.0)))))
-
-
-@lru_cache(maxsize=16)
-def _dunnett_interpolator(m: int, df: int):
-    grid = np.linspace(0.05, 8.0, 80)
-    # Scale mixture over s = sqrt(chi2_df / df) by Gauss-Legendre in its quantiles (vectorized).
-    u, w = special.roots_legendre(160)
-    u, w = (u + 1) / 2, w / 2
-    s = np.sqrt(stats.chi2.ppf(u, df) / df)
-    vals = np.array([sum(wi * _dunnett_normal_sf(c * si * math.sqrt(2), m) for si, wi in zip(s, w)) for c in grid])
-    return interpolate.PchipInterpolator(grid, np.log(np.maximum(vals, 1e-300)), extrapolate=True)
-
-
-def _dunnett_p(t: np.ndarray, m: int, df: int) -> np.ndarray:
-    f = _dunnett_interpolator(m, df)
-    return np.where(np.abs(t) <= 0.05, 1.0, np.minimum(1.0, np.exp(f(np.clip(np.abs(t), 0.05, 8.0)))))
+# the experiment: every test is the library's own vectorized core (two_classifiers.*_rows,
+# critical.*_sf_many, adjust.*_rows), so a sample gets exactly the p-value the library gives it.
 
 
 SELECTION_TESTS = {
@@ -228,10 +134,82 @@ SELECTION_TESTS = {
 }
 
 
+def _where_defined(defined: np.ndarray, stat: np.ndarray, sf) -> np.ndarray:
+    """sf(stat) where the test is defined, NaN elsewhere (a zero error term has no p-value)."""
+    p = np.full(stat.shape, np.nan)
+    if defined.any():
+        p[defined] = sf(stat[defined])
+    return p
+
+
 def _difference_scale(scores: np.ndarray) -> float:
     """Demšar's d_i are differences of accuracies in [0, 1]; scores in percent are divided by 100."""
     hi = np.nanmax(np.abs(scores))
     return 100.0 if 1.5 < hi <= 100.0 else 1.0
+
+
+def sample_pvalues(table, a: str, b: str, idx: np.ndarray, tests: Iterable[str]) -> dict[str, np.ndarray]:
+    """p-value of each test on each sample of data sets (rows of ``idx``, indices into the table's rows).
+
+    The library's own vectorized cores, so each value equals what the scalar function gives on
+    ``table.subset(datasets=...)`` of that sample (tested): paired t-tests, Wilcoxon, sign test
+    (a vs b), Friedman and RM-ANOVA (all classifiers), Nemenyi and Tukey (the pair among all pairs),
+    Bonferroni-Dunn, Holm, Hochberg, Hommel and Dunnett (b versus the control a). NaN where a
+    parametric test is undefined (zero error term).
+    """
+    t = table
+    names = t.classifiers
+    scores = t.scores.to_numpy()
+    sign = 1.0 if t.higher_is_better else -1.0
+    ia, ib = names.index(a), names.index(b)
+    k = t.n_classifiers
+    n = idx.shape[1]
+    denom = 2 * n * rank_standard_error(k, n)
+    df_err = (k - 1) * (n - 1)
+    others = [j for j in range(k) if j != ia]
+    doubled_ranks = np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
+    xa, xb = scores[idx, ia], scores[idx, ib]
+    d = sign * (xa - xb)  # > 0 where a is better
+    pvals: dict[str, np.ndarray] = {}
+    if "t-test" in tests:
+        pvals["t-test"] = paired_t_rows(d)[1]
+    if "t-test (relative)" in tests:
+        avg = (xa + xb) / 2
+        pvals["t-test (relative)"] = paired_t_rows(np.where(avg != 0, d / np.where(avg != 0, avg, 1), 0.0))[1]
+    if "Wilcoxon" in tests:
+        pvals["Wilcoxon"] = wilcoxon_rows(d)["p"]
+    if "sign test" in tests:
+        pvals["sign test"] = sign_test_rows(d)["p"]
+    doubled_sums = doubled_ranks[idx].sum(axis=1)  # (S, k) exact integers
+    if "Friedman" in tests:
+        pvals["Friedman"] = friedman_from_doubled_sums(doubled_sums, n)[1]
+    if any(x in tests for x in ("ANOVA", "Tukey", "Dunnett")):
+        anova = anova_rows(scores[idx])
+    if "ANOVA" in tests:
+        pvals["ANOVA"] = anova["p"]
+    z_pair = (doubled_sums[:, ib] - doubled_sums[:, ia]) / denom
+    if "Nemenyi" in tests:
+        pvals["Nemenyi"] = studentized_range_sf_many(np.abs(z_pair) * math.sqrt(2), k)
+    if "Tukey" in tests:
+        q = np.abs(anova["means"][:, ia] - anova["means"][:, ib]) / anova["se_mean"]
+        pvals["Tukey"] = _where_defined(anova["defined"], q, lambda x: studentized_range_sf_many(x, k, df_err))
+    control_tests = [x for x in ("Bonferroni-Dunn", "Holm", "Hochberg", "Hommel") if x in tests]
+    if control_tests:
+        zc = (doubled_sums[:, others] - doubled_sums[:, [ia]]) / denom
+        pc = np.minimum(1.0, 2 * stats.norm.sf(np.abs(zc)))
+        col_b = others.index(ib)
+        adjusted = {
+            "Bonferroni-Dunn": lambda p: np.minimum(1.0, (k - 1) * p),
+            "Holm": holm_rows,
+            "Hochberg": hochberg_rows,
+            "Hommel": hommel_rows,
+        }
+        for name in control_tests:
+            pvals[name] = adjusted[name](pc)[:, col_b]
+    if "Dunnett" in tests:
+        tt = (anova["means"][:, ib] - anova["means"][:, ia]) / (anova["se_mean"] * math.sqrt(2))
+        pvals["Dunnett"] = _where_defined(anova["defined"], tt, lambda x: dunnett_sf_many(x, k - 1, df_err))
+    return pvals
 
 
 def selection_experiment(
@@ -262,8 +240,11 @@ def selection_experiment(
     * b versus the control a: Bonferroni-Dunn, Holm, Hochberg, Hommel (mean-ranks z) and Dunnett.
 
     Returns one row per (bias, test): ``rejections`` (count), ``rejection_rate``, ``mean_p`` (the
-    adjusted p for post-hoc tests), ``R_e`` and ``R_p``. Vectorized and seeded; ``progress`` is
-    called with the fraction done after each bias.
+    adjusted p for post-hoc tests), ``R_e``, ``R_p`` and ``undefined`` (samples on which a parametric
+    test has a zero error term and no p-value; they count as not rejected and are left out of mean p
+    and R(p)). Every test is the library's own vectorized function, so a sample gets exactly the p-value
+    that :func:`compare_lib.wilcoxon`, :func:`compare_lib.tukey_hsd`, ... give it. Seeded; ``progress``
+    is called with the fraction done after each bias.
     """
     t = as_table(table, higher_is_better)
     _check_alpha(alpha)
@@ -292,85 +273,29 @@ def selection_experiment(
     ia, ib = names.index(a), names.index(b)
     scale = _difference_scale(scores) if difference_scale is None else float(difference_scale)
     d_all = sign * (scores[:, ia] - scores[:, ib]) / scale
-    ranks = t.ranks.to_numpy()
-    k = t.n_classifiers
-    n = int(n_sets)
-    se_rank = math.sqrt(k * (k + 1) / (6 * n))
-    df_err = (k - 1) * (n - 1)
     rows = []
     for step, bias in enumerate(biases):
         weights = 1.0 / (1.0 + np.exp(-bias * d_all))
         # Successive sampling without replacement with these weights = the n largest Gumbel-perturbed log-weights.
         keys = np.log(weights)[None, :] + rng.gumbel(size=(samples, n_data))
-        idx = np.argpartition(-keys, n - 1, axis=1)[:, :n]
-        xa, xb = scores[idx, ia], scores[idx, ib]
-        d = sign * (xa - xb)
-        pvals: dict[str, np.ndarray] = {}
-        if "t-test" in tests:
-            pvals["t-test"] = _t_p(d)
-        if "t-test (relative)" in tests:
-            avg = (xa + xb) / 2
-            pvals["t-test (relative)"] = _t_p(np.where(avg != 0, d / np.where(avg != 0, avg, 1), 0.0))
-        if "Wilcoxon" in tests:
-            pvals["Wilcoxon"] = _wilcoxon_p(d)
-        if "sign test" in tests:
-            pvals["sign test"] = _sign_p(d)
-        sample_ranks = ranks[idx]  # (S, n, k)
-        mean_ranks = sample_ranks.mean(axis=1)
-        if "Friedman" in tests:
-            chi2 = 12 * n / (k * (k + 1)) * ((mean_ranks**2).sum(axis=1) - k * (k + 1) ** 2 / 4)
-            pvals["Friedman"] = stats.chi2.sf(np.maximum(chi2, 0), k - 1)
-        needs_anova = any(x in tests for x in ("ANOVA", "Tukey", "Dunnett"))
-        if needs_anova:
-            x = scores[idx]  # (S, n, k)
-            grand = x.mean(axis=(1, 2), keepdims=True)
-            col = x.mean(axis=1, keepdims=True)
-            row = x.mean(axis=2, keepdims=True)
-            ss_clf = n * ((col - grand) ** 2).sum(axis=(1, 2))
-            ss_err = ((x - row - col + grand) ** 2).sum(axis=(1, 2))
-            mse = ss_err / df_err
-            col = col[:, 0, :]
-        if "ANOVA" in tests:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                f = (ss_clf / (k - 1)) / mse
-            pvals["ANOVA"] = np.where(mse > 0, stats.f.sf(f, k - 1, df_err), np.where(ss_clf > 0, 0.0, 1.0))
-        z_pair = (mean_ranks[:, ib] - mean_ranks[:, ia]) / se_rank
-        if "Nemenyi" in tests:
-            pvals["Nemenyi"] = studentized_range_sf_many(np.abs(z_pair) * math.sqrt(2), k)
-        if "Tukey" in tests:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                q = np.abs(col[:, ia] - col[:, ib]) / np.sqrt(mse / n)
-            pvals["Tukey"] = np.where(mse > 0, _tukey_p(np.nan_to_num(q), k, df_err), np.where(q > 0, 0.0, 1.0))
-        control_tests = [x for x in ("Bonferroni-Dunn", "Holm", "Hochberg", "Hommel") if x in tests]
-        if control_tests:
-            others = [j for j in range(k) if j != ia]
-            zc = (mean_ranks[:, others] - mean_ranks[:, [ia]]) / se_rank
-            pc = np.minimum(1.0, 2 * stats.norm.sf(np.abs(zc)))
-            col_b = others.index(ib)
-            adjusted = {
-                "Bonferroni-Dunn": lambda p: np.minimum(1.0, (k - 1) * p),
-                "Holm": holm_rows,
-                "Hochberg": hochberg_rows,
-                "Hommel": hommel_rows,
-            }
-            for name in control_tests:
-                pvals[name] = adjusted[name](pc)[:, col_b]
-        if "Dunnett" in tests:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                tt = (col[:, ib] - col[:, ia]) / np.sqrt(2 * mse / n)
-            pvals["Dunnett"] = np.where(mse > 0, _dunnett_p(np.nan_to_num(tt), k - 1, df_err), np.where(tt != 0, 0.0, 1.0))
+        idx = np.sort(np.argpartition(-keys, int(n_sets) - 1, axis=1)[:, : int(n_sets)], axis=1)
+        pvals = sample_pvalues(t, a, b, idx, tests)
         for name in tests:
-            p = np.clip(pvals[name], 0.0, 1.0)
-            rejected = p <= alpha
+            p = pvals[name]
+            defined = ~np.isnan(p)
+            rejected = p <= alpha  # an undefined test (NaN) never rejects
             rows.append(
                 {
                     "bias": bias, "test": name, "family": SELECTION_TESTS[name],
                     "rejections": int(rejected.sum()), "rejection_rate": float(rejected.mean()),
-                    "mean_p": float(p.mean()), "R_e": replicability_e(rejected), "R_p": replicability_p(p),
+                    "mean_p": float(p[defined].mean()) if defined.any() else math.nan,
+                    "R_e": replicability_e(rejected),
+                    "R_p": replicability_p(p[defined]) if defined.sum() >= 2 else math.nan,
+                    "undefined": int((~defined).sum()),
                 }
             )
         if progress is not None:
             progress((step + 1) / len(biases))
     frame = pd.DataFrame(rows)
-    frame.attrs.update(a=a, b=b, n_sets=n, samples=int(samples), alpha=float(alpha), seed=seed, difference_scale=scale)
+    frame.attrs.update(a=a, b=b, n_sets=int(n_sets), samples=int(samples), alpha=float(alpha), seed=seed, difference_scale=scale)
     return frame

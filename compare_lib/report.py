@@ -14,9 +14,9 @@ from .omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
 
 
 def format_p(p: float, digits: int = 3) -> str:
-    """A p-value for text: 3 decimals, scientific below 0.001 (never '0.000')."""
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "n/a"
+    """A p-value for text: 3 decimals, scientific below 0.001 (never '0.000'); NaN is 'undefined'."""
+    if p is None or (isinstance(p, (float, np.floating)) and math.isnan(p)):
+        return "undefined"
     if p == 0:
         return "< 1e-300"
     if p < 10 ** (-digits):
@@ -25,9 +25,15 @@ def format_p(p: float, digits: int = 3) -> str:
 
 
 def omnibus_frame(
-    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float
+    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float,
+    exact: FriedmanResult | None = None,
 ) -> pd.DataFrame:
-    """The omnibus tests side by side: test, statistic, degrees of freedom, p, reject at alpha."""
+    """The omnibus tests side by side: test, statistic, degrees of freedom, p, reject at alpha.
+
+    ``exact`` (a :func:`compare_lib.friedman` result with method "exact") adds the exact permutation
+    p-value of the Friedman statistic, which is also the exact p of Iman-Davenport's F_F. An undefined
+    test (p NaN) is never marked as rejecting.
+    """
     rows = [
         {
             "test": "Friedman" + (" (tie-corrected)" if friedman.tie_correction else ""),
@@ -54,29 +60,69 @@ def omnibus_frame(
                 "p": anova.pvalue,
             }
         )
+    if exact is not None and exact.method == "exact":
+        rows.insert(2, {
+            "test": "Friedman, exact (permutation)",
+            "symbol": "chi2_F",
+            "statistic": exact.statistic,
+            "df": "exact",
+            "p": exact.pvalue,
+        })
     frame = pd.DataFrame(rows)
     frame["reject"] = frame["p"] <= alpha
     return frame
 
 
-def omnibus_sentence(friedman: FriedmanResult, iman_davenport: ImanDavenportResult) -> str:
-    """'Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020' for a paper."""
-    return (
-        f"Friedman chi2_F({friedman.df}) = {friedman.statistic:.2f}, p = {format_p(friedman.pvalue)}; "
-        f"Iman-Davenport F_F({iman_davenport.df1}, {iman_davenport.df2}) = {iman_davenport.statistic:.2f}, "
-        f"p = {format_p(iman_davenport.pvalue)}"
+def omnibus_sentence(friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
+                     exact: FriedmanResult | None = None) -> str:
+    """'Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020' for a paper,
+    with '; exact permutation p = 0.014' when the exact p-value is given."""
+    ff_p = format_p(iman_davenport.pvalue)
+    if iman_davenport.method == "exact":
+        ff_p += " (exact)"
+    text = (
+        f"Friedman chi2_F({friedman.df}) = {friedman.statistic:.2f}, p = {format_p(friedman.pvalue)}"
+        f"{' (exact)' if friedman.method == 'exact' else ''}; "
+        f"Iman-Davenport F_F({iman_davenport.df1}, {iman_davenport.df2}) = {iman_davenport.statistic:.2f}, p = {ff_p}"
     )
+    if exact is not None and exact.method == "exact" and friedman.method != "exact":
+        text += f"; exact permutation p = {format_p(exact.pvalue)}"
+    return text
 
 
 def omnibus_verdict(
-    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float
+    friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float,
+    exact: FriedmanResult | None = None,
 ) -> str:
-    """A plain-language reading of the omnibus tests at level alpha (Markdown)."""
+    """A plain-language reading of the omnibus tests at level alpha (Markdown).
+
+    With an exact p-value (``exact``, method "exact") the verdict rests on it: it is the p-value of
+    both rank statistics without any approximation.
+    """
     k, n = friedman.k, friedman.n
     fr_rej = friedman.pvalue <= alpha
     ff_rej = iman_davenport.pvalue <= alpha
     lines = []
-    if fr_rej and ff_rej:
+    if exact is not None and exact.method == "exact":
+        if exact.pvalue <= alpha:
+            lines.append(
+                f"**The {k} classifiers do not all perform equally** (α = {alpha:g}): the exact permutation p-value "
+                f"of the Friedman statistic is {format_p(exact.pvalue)}, computed from the distribution of the ranks "
+                "without approximation (available for this table size; it is also the exact p of Iman-Davenport's "
+                "F_F). Post-hoc tests can now say which pairs differ."
+            )
+        else:
+            lines.append(
+                f"**No significant difference among the {k} classifiers** at α = {alpha:g}: the exact permutation "
+                f"p-value of the Friedman statistic is {format_p(exact.pvalue)} (no approximation; available for this "
+                f"table size). This does not show that they are equal; with N = {n} data sets the test may lack power."
+            )
+        if (exact.pvalue <= alpha) != ff_rej or (exact.pvalue <= alpha) != fr_rej:
+            lines.append(
+                f"The approximations disagree with it (χ²: p = {format_p(friedman.pvalue)}, F: "
+                f"p = {format_p(iman_davenport.pvalue)}); trust the exact value."
+            )
+    elif fr_rej and ff_rej:
         lines.append(
             f"**The {k} classifiers do not all perform equally** (α = {alpha:g}): both the Friedman test "
             f"(p = {format_p(friedman.pvalue)}) and the Iman-Davenport test (p = {format_p(iman_davenport.pvalue)}) "
@@ -105,7 +151,12 @@ def omnibus_verdict(
             "With two classifiers the Friedman test is a sign test with ties counted as half wins; Demšar (2006) "
             "recommends the Wilcoxon signed-ranks test for comparing two classifiers (see the post-hoc page)."
         )
-    if anova is not None and (anova.pvalue <= alpha) != ff_rej:
+    if anova is not None and math.isnan(anova.pvalue):
+        lines.append(
+            "The repeated-measures ANOVA is **undefined** for this table: its residual variance is zero (every data "
+            "set shifts all classifiers by the same amount, or all scores are equal), so F divides by zero."
+        )
+    elif anova is not None and (anova.pvalue <= alpha) != ff_rej:
         verb = "rejects" if anova.pvalue <= alpha else "does not reject"
         lines.append(
             f"The parametric repeated-measures ANOVA {verb} (p = {format_p(anova.pvalue)}); it assumes normal, "
@@ -167,7 +218,7 @@ def scores_with_ranks(table) -> pd.DataFrame:
 
 
 def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
-                      *, metric: str = "score") -> str:
+                      *, metric: str = "score", exact: FriedmanResult | None = None) -> str:
     """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
     from .adjust import PROCEDURES
 
@@ -202,7 +253,7 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
             finding += " The remaining comparison was not significant."
         elif n_other > 1:
             finding += f" The other {n_other} comparisons were not significant."
-    omnibus = omnibus_sentence(friedman, iman_davenport)
+    omnibus = omnibus_sentence(friedman, iman_davenport, exact)
     cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
     return (
         f"We compared k = {k} classifiers on N = {n} data sets ({metric}, {direction}) following Demšar (2006). "

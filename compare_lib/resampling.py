@@ -24,7 +24,7 @@ import pandas as pd
 
 from .errors import InputError
 from .replicability import replicability_counts
-from .two_classifiers import _check_alpha, t_from_moments
+from .two_classifiers import ZERO_ERROR_NOTE, _check_alpha, t_from_moments
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class ResamplingTestResult:
     df: int
     mean_difference: float
     method: str
+    note: str = ""  # why the test is undefined (p = NaN) when the differences do not vary
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -41,7 +42,7 @@ class ResamplingTestResult:
 
 def _t_result(mean: float, se2: float, df: int, method: str) -> ResamplingTestResult:
     t, p = t_from_moments(float(mean), float(se2), int(df))
-    return ResamplingTestResult(t, p, int(df), float(mean), method)
+    return ResamplingTestResult(t, p, int(df), float(mean), method, ZERO_ERROR_NOTE if np.isnan(p) else "")
 
 
 def _diffs(x, what: str, min_size: int = 2) -> np.ndarray:
@@ -204,7 +205,7 @@ def fold_level_tests(
                 {
                     "dataset": dataset, "scheme": scheme or label, "seed": seed, "test": name, "runs": runs,
                     "folds": nfold, "mean_difference": res.mean_difference, "statistic": res.statistic,
-                    "p": res.pvalue, "reject": res.pvalue <= alpha,
+                    "p": res.pvalue, "reject": bool(res.pvalue <= alpha),  # undefined (NaN) never rejects
                 }
             )
     frame = pd.DataFrame(rows)

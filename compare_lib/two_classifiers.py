@@ -100,12 +100,36 @@ def sign_test_critical_wins(n: int, alpha: float = 0.05, *, method: str = "norma
     raise InputError(f"method={method!r} is not known; use 'normal' or 'exact'.")
 
 
+def sign_test_rows(d: np.ndarray) -> dict[str, np.ndarray]:
+    """The sign test of every row of ``d`` (S x N differences, positive = a win), vectorized.
+
+    Ties are split evenly and one is dropped if their number is odd (Demšar 2006, §3.1.4). The exact
+    two-sided binomial p is 2 * P(B <= min(w, n - w)), B ~ Bin(n, 1/2), capped at 1: what
+    ``scipy.stats.binomtest`` gives for p = 1/2 (the distribution is symmetric). :func:`sign_test`,
+    the post-hoc tables and the simulations all use this one function, so they agree to the bit.
+    """
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    wins = (d > 0).sum(axis=1)
+    losses = (d < 0).sum(axis=1)
+    ties = d.shape[1] - wins - losses
+    half = ties // 2
+    n = wins + losses + 2 * half
+    w = wins + half
+    low = np.minimum(w, n - w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, np.minimum(1.0, 2 * stats.binom.cdf(low, np.maximum(n, 1), 0.5)), 1.0)
+        z = np.where(n > 0, np.abs(w - n / 2) / (np.sqrt(np.maximum(n, 1)) / 2), 0.0)
+    p_norm = np.where(n > 0, np.minimum(1.0, 2 * stats.norm.sf(z)), 1.0)
+    return {"wins": wins, "losses": losses, "ties": ties, "n": n, "statistic": w.astype(float), "p": p,
+            "p_normal": p_norm}
+
+
 def sign_test(x, y, *, higher_is_better: bool = True, alpha: float = 0.05) -> SignTestResult:
     """Sign test on counts of wins, losses and ties (Demšar 2006, §3.1.4).
 
     Ties support the null hypothesis, so they are split evenly between the two classifiers; if
-    their number is odd, one is ignored. The p-value is the exact two-sided binomial p
-    (``scipy.stats.binomtest``); ``pvalue_normal`` is the normal approximation N(N/2, sqrt(N)/2)
+    their number is odd, one is ignored. The p-value is the exact two-sided binomial p (equal to
+    ``scipy.stats.binomtest``'s); ``pvalue_normal`` is the normal approximation N(N/2, sqrt(N)/2)
     and ``critical_wins`` Demšar's critical number of wins (Table 3) at ``alpha``.
 
     Demšar's Table 2 example: C4.5+m wins 11 of 14 (10 wins, 2 ties split), which reaches Table 3's
@@ -114,20 +138,11 @@ def sign_test(x, y, *, higher_is_better: bool = True, alpha: float = 0.05) -> Si
     a, b = _pair(x, y)
     _check_alpha(alpha)
     d = (b - a) if higher_is_better else (a - b)
-    wins = int((d > 0).sum())
-    losses = int((d < 0).sum())
-    ties = int((d == 0).sum())
-    half = ties // 2
-    n = wins + losses + 2 * half
-    w = wins + half
-    if n == 0:
-        p, p_norm = 1.0, 1.0
-    else:
-        p = float(stats.binomtest(w, n, 0.5, alternative="two-sided").pvalue)
-        z = abs(w - n / 2) / (math.sqrt(n) / 2)
-        p_norm = float(min(1.0, 2 * stats.norm.sf(z)))
+    r = {key: value[0] for key, value in sign_test_rows(d[None, :]).items()}
+    n = int(r["n"])
     crit = sign_test_critical_wins(max(n, 1), alpha)
-    return SignTestResult(float(w), min(p, 1.0), wins, losses, ties, n, p_norm, crit, alpha)
+    return SignTestResult(float(r["statistic"]), float(r["p"]), int(r["wins"]), int(r["losses"]), int(r["ties"]), n,
+                          float(r["p_normal"]), crit, alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,23 +171,93 @@ class WilcoxonResult(_Result):
     zero_method: str
 
 
-def _signed_rank_null_cdf(doubled_ranks: np.ndarray, s: int) -> float:
-    """P(S <= s) where S = sum of a random subset of the given integer weights (each in with prob. 1/2).
+def signed_rank_null_cdf(doubled_ranks) -> np.ndarray:
+    """cdf[s] = P(S <= s) where S is the sum of a random subset of the integer weights ``doubled_ranks``
+    (each in with probability 1/2): the exact permutation distribution of 2 R+ given the observed,
+    possibly tied, ranks (the classic tables assume them untied).
 
-    This is the exact permutation distribution of R+ given the observed (possibly tied) ranks, which
-    the classic tables assume untied. Built by dynamic programming over the reachable sums.
+    Built by dynamic programming over the reachable sums, halving at every step: every entry is a
+    count times 2^-n, exact in floating point up to n = 53 weights and keeping its relative accuracy
+    beyond, so tiny tails stay accurate. Zero weights leave the distribution unchanged.
     """
-    total = int(doubled_ranks.sum())
+    weights = np.asarray(doubled_ranks, dtype=np.int64).ravel()
+    weights = weights[weights > 0]
+    total = int(weights.sum())
     dist = np.zeros(total + 1)
     dist[0] = 1.0
     reach = 0
-    for w in doubled_ranks.astype(int):
-        # Halving at every step keeps the numbers in [0, 1] so that tiny tails stay accurate.
+    for w in weights.tolist():
         new = dist[: reach + w + 1] * 0.5
         new[w : w + reach + 1] += dist[: reach + 1] * 0.5
         reach += w
         dist[: reach + 1] = new
-    return float(dist[: min(s, total) + 1].sum())
+    return np.cumsum(dist)
+
+
+def _exact_signed_rank_p(doubled_free: np.ndarray, s2: np.ndarray) -> np.ndarray:
+    """Two-sided exact p for each row: 2 P(2R <= s2) under the row's own null distribution.
+
+    Rows with the same multiset of ranks share one distribution (computed once): with continuous
+    scores most rows have ranks 1..n, so the cost grows with the number of distinct tie patterns.
+    """
+    patterns = np.sort(doubled_free, axis=1)
+    unique, inverse = np.unique(patterns, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    p = np.empty(doubled_free.shape[0])
+    for u in range(unique.shape[0]):
+        rows = np.flatnonzero(inverse == u)
+        cdf = signed_rank_null_cdf(unique[u])
+        p[rows] = np.minimum(1.0, 2 * cdf[np.clip(s2[rows], 0, cdf.size - 1)])
+    return p
+
+
+def wilcoxon_rows(d: np.ndarray, *, zero_method: str = "demsar", method: str = "auto") -> dict[str, np.ndarray]:
+    """The Wilcoxon signed-ranks test of every row of ``d`` (S x N differences, positive = y better).
+
+    Vectorized over rows; :func:`wilcoxon`, the post-hoc tables and the simulations all call it, so
+    they give bit-identical results for the same differences. Returns arrays ``r_plus``, ``r_minus``,
+    ``statistic`` (T), ``p``, ``z``, ``n``, ``zeros``, ``dropped`` and ``exact`` (bool per row).
+    """
+    if zero_method not in WILCOXON_ZERO_METHODS:
+        raise InputError(f"zero_method={zero_method!r} is not known; choose one of {', '.join(WILCOXON_ZERO_METHODS)}.")
+    if method not in WILCOXON_METHODS:
+        raise InputError(f"method={method!r} is not known; choose one of {', '.join(WILCOXON_METHODS)}.")
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    rows, n_all = d.shape
+    zero = d == 0
+    zeros = zero.sum(axis=1)
+    keep = np.ones_like(zero)
+    if zero_method == "wilcox":
+        keep = ~zero
+    elif zero_method == "demsar":
+        odd = np.flatnonzero(zeros % 2 == 1)
+        keep[odd, np.argmax(zero[odd], axis=1)] = False  # drop one zero where their number is odd
+    dropped = n_all - keep.sum(axis=1)
+    # Dropped differences get a value below every kept one; subtracting their number from the ranks
+    # gives the ranks among the kept differences (average ranks for ties, as scipy's rankdata).
+    ranks = stats.rankdata(np.where(keep, np.abs(d), -1.0), axis=1) - dropped[:, None]
+    ranks = np.where(keep, ranks, 0.0)
+    kept_zero = zero & keep
+    zero_share = np.zeros(rows) if zero_method == "pratt" else (ranks * kept_zero).sum(axis=1) / 2
+    r_plus = (ranks * (d > 0)).sum(axis=1) + zero_share
+    r_minus = (ranks * (d < 0)).sum(axis=1) + zero_share
+    t_stat = np.minimum(r_plus, r_minus)
+    # Under H0 only the signs of the non-zero kept differences are random.
+    free = np.where(kept_zero | ~keep, 0.0, ranks)
+    n_free = (free > 0).sum(axis=1)
+    mean = free.sum(axis=1) / 2
+    var = (free**2).sum(axis=1) / 4
+    s_obs = t_stat - zero_share
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, (s_obs - mean) / np.sqrt(var), 0.0)
+    exact = np.full(rows, method == "exact") | ((method == "auto") & (n_free <= EXACT_WILCOXON_MAX_N))
+    p = np.where(n_free > 0, np.minimum(1.0, 2 * stats.norm.sf(np.abs(z))), 1.0)
+    todo = np.flatnonzero(exact & (n_free > 0))
+    if todo.size:
+        doubled = np.rint(2 * free[todo]).astype(np.int64)
+        p[todo] = _exact_signed_rank_p(doubled, np.rint(2 * s_obs[todo]).astype(np.int64))
+    return {"r_plus": r_plus, "r_minus": r_minus, "statistic": t_stat, "p": p, "z": z, "n": n_all - dropped,
+            "zeros": zeros, "dropped": dropped, "exact": exact}
 
 
 def wilcoxon(
@@ -202,47 +287,11 @@ def wilcoxon(
     Demšar's Table 2: R+ = 93, R- = 12, T = 12 (<= 21, the critical value at 0.05 for N = 14).
     """
     a, b = _pair(x, y)
-    if zero_method not in WILCOXON_ZERO_METHODS:
-        raise InputError(f"zero_method={zero_method!r} is not known; choose one of {', '.join(WILCOXON_ZERO_METHODS)}.")
-    if method not in WILCOXON_METHODS:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(WILCOXON_METHODS)}.")
     d = (b - a) if higher_is_better else (a - b)
-    zeros = int((d == 0).sum())
-    dropped = 0
-    if zero_method == "wilcox":
-        d = d[d != 0]
-        dropped = zeros
-    elif zero_method == "demsar" and zeros % 2 == 1:
-        d = np.delete(d, np.flatnonzero(d == 0)[0])
-        dropped = 1
-    n = d.size
-    ranks = stats.rankdata(np.abs(d)) if n else np.array([])
-    is_zero = d == 0
-    if zero_method == "pratt":
-        zero_share = 0.0
-    else:
-        zero_share = ranks[is_zero].sum() / 2
-    r_plus = float(ranks[d > 0].sum() + zero_share)
-    r_minus = float(ranks[d < 0].sum() + zero_share)
-    t_stat = min(r_plus, r_minus)
-
-    # Under H0 only the signs of the non-zero differences are random.
-    free = ranks[~is_zero]
-    mean = free.sum() / 2
-    var = (free**2).sum() / 4
-    s_obs = min(r_plus, r_minus) - zero_share
-    z = float((s_obs - mean) / math.sqrt(var)) if var > 0 else 0.0
-
-    use_exact = method == "exact" or (method == "auto" and free.size <= EXACT_WILCOXON_MAX_N)
-    if free.size == 0:
-        p = 1.0
-    elif use_exact:
-        doubled = np.rint(2 * free).astype(np.int64)
-        p = min(1.0, 2 * _signed_rank_null_cdf(doubled, int(round(2 * s_obs))))
-    else:
-        p = float(min(1.0, 2 * stats.norm.sf(abs(z))))
+    r = {key: value[0] for key, value in wilcoxon_rows(d[None, :], zero_method=zero_method, method=method).items()}
     return WilcoxonResult(
-        t_stat, p, r_plus, r_minus, n, zeros, dropped, z, "exact" if use_exact else "approx", zero_method
+        float(r["statistic"]), float(r["p"]), float(r["r_plus"]), float(r["r_minus"]), int(r["n"]), int(r["zeros"]),
+        int(r["dropped"]), float(r["z"]), "exact" if r["exact"] else "approx", zero_method,
     )
 
 
@@ -252,13 +301,24 @@ def wilcoxon(
 
 @dataclass(frozen=True)
 class TTestResult(_Result):
-    """Result of :func:`paired_ttest`: t = mean(d) / (sd(d)/sqrt(N)) with N-1 degrees of freedom."""
+    """Result of :func:`paired_ttest`: t = mean(d) / (sd(d)/sqrt(N)) with N-1 degrees of freedom.
+
+    ``note`` says why the test is undefined when it is (``pvalue`` is then NaN).
+    """
 
     statistic: float
     pvalue: float
     df: int
     mean_difference: float
     relative: bool
+    note: str = ""
+
+
+#: Why a t or F test is undefined when its error term is zero.
+ZERO_ERROR_NOTE = (
+    "Undefined: the differences do not vary (their standard error is zero, up to rounding), so the statistic "
+    "divides by zero and the test has no p-value. Use the Wilcoxon or sign test, which need no variance."
+)
 
 
 def paired_ttest(x, y, *, relative: bool = False, higher_is_better: bool = True) -> TTestResult:
@@ -266,8 +326,10 @@ def paired_ttest(x, y, *, relative: bool = False, higher_is_better: bool = True)
 
     With ``relative=True`` the differences are divided by the average score,
     d_i = (y_i - x_i) / ((x_i + y_i)/2), as Demšar suggests to compensate for different difficulty.
-    A positive statistic means ``y`` is better. If all differences are equal the standard error is
-    zero: t is 0 (p = 1) when they are all zero and infinite (p = 0) otherwise.
+    A positive statistic means ``y`` is better. If all differences are equal (the standard error is
+    zero up to rounding) the test is undefined: ``pvalue`` is NaN, ``statistic`` is +-inf (or NaN
+    when every difference is zero) and ``note`` says so; the RM-ANOVA, Tukey and Dunnett tests
+    treat a zero error term the same way.
     """
     a, b = _pair(x, y)
     if a.size < 2:
@@ -284,22 +346,37 @@ def paired_ttest(x, y, *, relative: bool = False, higher_is_better: bool = True)
         d = d / avg
     if not higher_is_better:
         d = -d
+    t, p, mean = (v[0] for v in paired_t_rows(d[None, :]))
     n = d.size
-    mean = float(d.mean())
-    t, p = t_from_moments(mean, float(d.var(ddof=1)) / n, n - 1)
-    return TTestResult(t, p, n - 1, mean, relative)
+    return TTestResult(float(t), float(p), n - 1, float(mean), relative, ZERO_ERROR_NOTE if np.isnan(p) else "")
 
 
-def t_from_moments(mean: float, se2: float, df: int) -> tuple[float, float]:
-    """Two-sided t = mean / sqrt(se2) with ``df`` degrees of freedom, shared by every t-test here.
+def paired_t_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(t, p, mean) of the one-sample t-test of every row of ``d`` (S x N), N - 1 df, vectorized."""
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    n = d.shape[1]
+    mean = d.mean(axis=1)
+    t, p = t_from_moments(mean, d.var(axis=1, ddof=1) / n, n - 1)
+    return t, p, mean
 
-    Identical differences leave a standard error of rounding noise only (at most 1e-12 of the mean):
-    it is treated as zero, giving t = 0, p = 1 for a zero mean and t = +-inf, p = 0 otherwise.
+
+def t_from_moments(mean, se2, df):
+    """Two-sided t = mean / sqrt(se2) with ``df`` degrees of freedom, shared by every t-test here
+    (scalars or arrays).
+
+    A standard error of rounding noise only (at most 1e-12 of the mean) counts as zero: the test is
+    then undefined, with p = NaN and t = +-inf (NaN when the mean is 0 too); see ``ZERO_ERROR_NOTE``.
     """
-    if not np.isfinite(se2) or se2 <= (1e-12 * abs(mean)) ** 2:
-        return (0.0, 1.0) if mean == 0 else (math.copysign(math.inf, mean), 0.0)
-    t = mean / math.sqrt(se2)
-    return float(t), float(min(1.0, 2 * stats.t.sf(abs(t), df)))
+    scalar = np.ndim(mean) == 0 and np.ndim(se2) == 0
+    mean = np.atleast_1d(np.asarray(mean, dtype=float))
+    se2 = np.atleast_1d(np.asarray(se2, dtype=float))
+    flat = ~np.isfinite(se2) | (se2 <= (1e-12 * np.abs(mean)) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(flat, np.where(mean == 0, np.nan, np.copysign(np.inf, mean)), mean / np.sqrt(se2))
+    p = np.where(flat, np.nan, np.minimum(1.0, 2 * stats.t.sf(np.abs(np.where(flat, 0.0, t)), df)))
+    if scalar:
+        return float(t[0]), float(p[0])
+    return t, p
 
 
 def _check_alpha(alpha: float) -> None:

@@ -233,13 +233,16 @@ def table_caption(table: cl.ScoreTable) -> str:
 
 @st.cache_data(show_spinner="Running the omnibus tests…", max_entries=64)
 def omnibus(scores: pd.DataFrame, higher: bool, tie_correction: bool):
+    """(Friedman, Iman-Davenport, RM-ANOVA, exact Friedman or None): the exact permutation p-value
+    wherever the library can compute it within its budget (method="auto")."""
     table = cl.ScoreTable(scores, higher)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.ApproximationWarning)  # carried in FriedmanResult.notes
         fr = cl.friedman(table, tie_correction=tie_correction)
         ff = cl.iman_davenport(table, tie_correction=tie_correction)
+        auto = cl.friedman(table, tie_correction=tie_correction, method="auto")
     an = cl.rm_anova(table)
-    return fr, ff, an
+    return fr, ff, an, (auto if auto.method == "exact" else None)
 
 
 @st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=256)

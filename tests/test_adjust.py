@@ -72,7 +72,19 @@ def _hommel_garcia_figure3(p):
     return out
 
 
-def _bergmann_hommel_brute(p, k):
+def _exhaustive_by_definition(k):
+    """Every non-empty set of pairs in which equality is transitive (no triangle with exactly 2 sides)."""
+    pairs = list(combinations(range(k), 2))
+    out = []
+    for mask in range(1, 2 ** len(pairs)):
+        members = [h for h in range(len(pairs)) if mask >> h & 1]
+        chosen = {pairs[h] for h in members}
+        if all(sum(q in chosen for q in combinations(tri, 2)) != 2 for tri in combinations(range(k), 3)):
+            out.append(members)
+    return out
+
+
+def _bergmann_hommel_brute(p, k, monotone=True):
     """APV_i = max over exhaustive I containing i of |I| min_{j in I} p_j; exhaustive sets by definition."""
     pairs = list(combinations(range(k), 2))
     out = np.zeros(len(pairs))
@@ -87,8 +99,10 @@ def _bergmann_hommel_brute(p, k):
         value = len(members) * min(p[h] for h in members)
         for h in members:
             out[h] = max(out[h], value)
-    order = np.argsort(p, kind="stable")
-    out[order] = np.maximum.accumulate(np.minimum(out[order], 1.0))
+    out = np.minimum(out, 1.0)
+    if monotone:
+        order = np.argsort(p, kind="stable")
+        out[order] = np.maximum.accumulate(out[order])
     return out
 
 
@@ -135,6 +149,32 @@ def test_bergmann_hommel_matches_brute_force(k):
     for _ in range(25 if k < 5 else 6):
         p = _random_p(rng, m)
         assert np.allclose(cl.adjust(p, "bergmann-hommel"), _bergmann_hommel_brute(p, k), rtol=1e-12)
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_bergmann_hommel_closed_is_the_definition_and_its_decision(k):
+    """Issue 9: the closed form's APV is García & Herrera's formula with no monotone step, and
+    APV <= alpha is exactly their decision: reject H_j iff j lies outside the acceptance set
+    A = union of the exhaustive I with min_{i in I} p_i > alpha / |I|."""
+    rng = np.random.default_rng(10 + k)
+    sets = _exhaustive_by_definition(k)
+    m = k * (k - 1) // 2
+    for _ in range(25 if k < 5 else 8):
+        p = _random_p(rng, m)
+        closed = cl.adjust(p, "bergmann-hommel-closed")
+        assert np.allclose(closed, _bergmann_hommel_brute(p, k, monotone=False), rtol=1e-12)
+        assert (closed <= cl.adjust(p, "bergmann-hommel") + 1e-15).all()
+        for alpha in (0.01, 0.05, 0.1, 0.2):
+            accepted = set().union(*(set(I) for I in sets if min(p[i] for i in I) > alpha / len(I)))
+            assert [h not in accepted for h in range(m)] == (closed <= alpha).tolist()
+
+
+def test_bergmann_hommel_two_definitions_documented_example():
+    """The example in adjust()'s docstring and the README: 0.06 (monotone) against 0.04 (closed)."""
+    p = [0.02, 0.02, 0.0001, 0.02, 0.0001, 0.03]
+    assert cl.adjust(p, "bergmann-hommel")[-1] == pytest.approx(0.06)
+    assert cl.adjust(p, "bergmann-hommel-closed")[-1] == pytest.approx(0.04)
+    assert cl.adjust(p, "bergmann-hommel-closed").tolist() == pytest.approx([0.06, 0.06, 0.0006, 0.06, 0.0006, 0.04])
 
 
 def test_bergmann_hommel_pair_order_is_respected():
@@ -188,6 +228,7 @@ def test_registry_drives_families():
     assert procedures_for("control") == ["bonferroni-dunn", "holm", "hochberg", "hommel"]
     assert procedures_for("all-pairs") == [
         "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel",
+        "bergmann-hommel-closed",
     ]
     assert all(p.reference for p in PROCEDURES.values())
 

@@ -15,11 +15,33 @@ def test_demsar_numbers_and_verdict():
     assert metrics["Friedman χ²_F (3 df)"] == "9.279"
     assert metrics["Iman-Davenport F_F (3, 39 df)"] == "3.686"
     assert any("do not all perform equally" in m for m in texts(at.markdown))
-    assert any("N > 10 and k > 5" in w for w in texts(at.warning))
+    # N = 14, k = 4 is small: the exact permutation p is shown and the verdict rests on it (issue 9).
+    assert metrics["Exact p (permutation)"] == "0.014"
+    assert any("exact permutation p-value" in m and "0.014" in m for m in texts(at.markdown))
+    assert any("N > 10 and k > 5" in w and "exact p-value is available" in w for w in texts(at.info))
     assert len(at.get("plotly_chart")) == 2
     summary = at.dataframe[0].value
-    assert summary["reject"].tolist() == [True, True, True]
-    assert any("chi2_F(3) = 9.28" in c for c in texts(at.code))
+    assert summary["test"].tolist()[2] == "Friedman, exact (permutation)"
+    assert summary["reject"].tolist() == [True, True, True, True]
+    assert any("chi2_F(3) = 9.28" in c and "exact permutation p = 0.014" in c for c in texts(at.code))
+
+
+def test_tiny_table_with_identical_rankings_is_not_significant():
+    """Issue 9: 2 data sets x 3 classifiers ranked the same: F_F is infinite, the exact p is 1/6."""
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Paste")
+    at.run()
+    at.text_area(key="w_paste").set_value("dataset,A,B,C\nd1,0.9,0.8,0.7\nd2,0.6,0.5,0.4\n")
+    at.button(key="w_paste_load").click()
+    at.run()
+    at = goto(at, "omnibus")
+    metrics = _metrics(at)
+    assert metrics["Exact p (permutation)"] == "0.167"
+    assert metrics["Iman-Davenport F_F (2, 2 df)"] == "∞"
+    assert any("No significant difference" in m for m in texts(at.markdown))
+    assert not any("1e-300" in m for m in texts(at.markdown))
+    assert metrics["RM-ANOVA F (2, 2 df)"] == "undefined"
+    assert any("undefined" in m for m in texts(at.markdown))
 
 
 def _omnibus_on_sample(label: str):

@@ -51,7 +51,8 @@ def test_friedman_all_tied_and_perfect_agreement():
     same_order = cl.as_table(np.tile([3.0, 2.0, 1.0], (8, 1)), higher_is_better=True)
     assert cl.friedman(same_order).statistic == pytest.approx(8 * 2)  # N (k - 1)
     ff = cl.iman_davenport(same_order)
-    assert ff.statistic == math.inf and ff.pvalue == 0.0
+    # Issue 9: F_F is infinite, but p is the exact chance that 8 data sets agree, (3!)^-7, not 0.
+    assert ff.statistic == math.inf and ff.pvalue == pytest.approx(6.0**-7, rel=1e-12) and ff.method == "exact"
 
 
 def test_friedman_small_p_not_flattened():
@@ -95,11 +96,22 @@ def test_rm_anova_matches_hand_computation(demsar, garcia):
         assert (res.df1, res.df2) == (t.n_classifiers - 1, (t.n_classifiers - 1) * (t.n_datasets - 1))
 
 
-def test_rm_anova_degenerate():
-    additive = cl.as_table(np.add.outer(np.arange(5.0), [0.0, 1.0, 2.0]), higher_is_better=True)
-    assert cl.rm_anova(additive).pvalue == 0.0
-    flat = cl.as_table(np.add.outer(np.arange(5.0), [0.0, 0.0, 0.0]), higher_is_better=True)
-    assert cl.rm_anova(flat).pvalue == 1.0
+def test_rm_anova_tukey_dunnett_undefined_on_a_zero_error_term():
+    """Issue 9: a zero residual variance (exact or rounding noise) leaves all three undefined, consistently."""
+    additive = np.add.outer(np.arange(5.0), [0.0, 1.0, 2.0])
+    noisy = np.add.outer(np.array([0.1, 0.7, 0.3, 0.9]), np.array([0.2, 0.1, 0.3]))  # residuals ~1e-17
+    flat = np.add.outer(np.arange(5.0), [0.0, 0.0, 0.0])
+    constant = np.full((4, 3), 0.8)
+    for values in (additive, noisy, flat, constant):
+        t = cl.as_table(values, higher_is_better=True)
+        res = cl.rm_anova(t)
+        assert math.isnan(res.pvalue) and math.isnan(res.statistic) and "Undefined" in res.notes[0]
+        tukey = cl.tukey_hsd(t)
+        assert tukey["p"].isna().all() and tukey["statistic"].isna().all() and tukey.attrs["notes"]
+        assert cl.dunnett(t, t.classifiers[0])["p"].isna().all()
+    # A real (tiny) residual keeps the tests defined.
+    jitter = additive + np.array([[0, 1e-6, 0], [0, 0, 0], [0, 0, 2e-6], [0, 0, 0], [1e-6, 0, 0]])
+    assert 0 <= cl.rm_anova(cl.as_table(jitter, higher_is_better=True)).pvalue < 1e-6
 
 
 def test_tukey_and_dunnett_with_two_classifiers_are_the_paired_ttest(demsar):
@@ -142,3 +154,100 @@ def test_results_to_frame(demsar):
     frame = cl.friedman(demsar).to_frame()
     assert list(frame.columns[:2]) == ["statistic", "pvalue"]
     assert isinstance(cl.iman_davenport(demsar).to_frame(), pd.DataFrame)
+
+
+# -- issue 9: exact Friedman distribution, degenerate tables ----------------------------------------
+
+def _brute_force_friedman_sf(ranks: np.ndarray, tie_correction: bool) -> float:
+    """Enumerate every combination of arrangements of each data set's ranks (the permutation null)."""
+    import itertools
+
+    def stat(r):
+        t = cl.as_table(-r, higher_is_better=True)  # ranks themselves: lower rank = better = higher score
+        return cl.friedman(t, tie_correction=tie_correction).statistic
+
+    observed = stat(ranks)
+    options = [sorted(set(itertools.permutations(row.tolist()))) for row in ranks]
+    hits = total = 0
+    for combo in itertools.product(*options):
+        total += 1
+        hits += stat(np.array(combo)) >= observed - 1e-9
+    return hits / total
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_exact_friedman_equals_enumeration_with_and_without_ties():
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        n, k = int(rng.integers(2, 5)), int(rng.integers(2, 4))
+        values = rng.integers(0, 3, size=(n, k)).astype(float)  # ties, and rows that are all tied
+        t = cl.as_table(values, higher_is_better=True)
+        for tc in (False, True):
+            expected = _brute_force_friedman_sf(t.ranks.to_numpy(), tc)
+            res = cl.friedman(t, method="exact", tie_correction=tc)
+            assert res.method == "exact"
+            assert res.pvalue == pytest.approx(expected, rel=1e-12)
+        assert cl.iman_davenport(t, method="exact").pvalue == pytest.approx(res.pvalue, rel=1e-12)
+
+
+def test_exact_friedman_tiny_tables_from_the_issue():
+    """Two data sets, three classifiers, the same ranking: chi2_F = 4, exact p = 1/6 (not 'p < 1e-300');
+    three data sets: 1/36."""
+    two = cl.as_table(np.array([[0.9, 0.8, 0.7], [0.6, 0.5, 0.4]]), higher_is_better=True)
+    assert cl.friedman(two, method="exact").pvalue == pytest.approx(1 / 6)
+    assert cl.friedman(two, method="auto").method == "exact"
+    ff = cl.iman_davenport(two)
+    assert ff.statistic == math.inf and ff.pvalue == pytest.approx(1 / 6) and ff.notes
+    three = cl.as_table(np.array([[3, 2, 1], [3, 2, 1], [6, 5, 4.0]]), higher_is_better=True)
+    assert cl.iman_davenport(three).pvalue == pytest.approx(1 / 36)
+    assert cl.friedman(three, method="exact").pvalue == pytest.approx(1 / 36)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_exact_friedman_against_chi_square_for_a_larger_table_and_auto_fallback(demsar):
+    exact = cl.friedman(demsar, method="exact")
+    asym = cl.friedman(demsar)
+    assert exact.statistic == asym.statistic and exact.method == "exact"
+    # Independent check: 100,000 random arrangements of each data set's ranks (Monte Carlo, 4 s.e.).
+    rng = np.random.default_rng(0)
+    ranks = demsar.ranks.to_numpy()
+    reps = 100_000
+    order = np.argsort(rng.random((reps, *ranks.shape)), axis=2)
+    shuffled = np.take_along_axis(np.broadcast_to(ranks, (reps, *ranks.shape)), order, axis=2).mean(axis=1)
+    n, k = ranks.shape
+    chi2 = 12 * n / (k * (k + 1)) * ((shuffled**2).sum(axis=1) - k * (k + 1) ** 2 / 4)
+    mc = float((chi2 >= exact.statistic - 1e-9).mean())
+    assert abs(exact.pvalue - mc) < 4 * math.sqrt(mc * (1 - mc) / reps)
+    # Demšar's chi2_F = 9.28 has exact p 0.0136; the chi-square approximation says 0.0258.
+    assert round(exact.pvalue, 4) == 0.0136 and round(asym.pvalue, 4) == 0.0258
+    big = cl.as_table(np.random.default_rng(3).normal(size=(40, 12)), higher_is_better=True)
+    with pytest.raises(cl.InputError, match="too large"):
+        cl.friedman(big, method="exact")
+    auto = cl.friedman(big, method="auto")
+    assert auto.method == "asymptotic" and auto.pvalue == cl.friedman(big).pvalue
+    with pytest.raises(cl.InputError, match="method"):
+        cl.friedman(demsar, method="permutation")
+
+
+def test_tie_term_matches_a_loop():
+    from compare_lib.omnibus import _tie_term
+
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        t = cl.as_table(rng.integers(0, 4, size=(9, 6)).astype(float), higher_is_better=True)
+        expected = 0
+        for row in t.ranks.to_numpy():
+            _, counts = np.unique(row, return_counts=True)
+            expected += int(np.sum(counts**3 - counts))
+        assert _tie_term(t.ranks.to_numpy()) == expected
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_friedman_statistic_is_identical_under_permutations():
+    rng = np.random.default_rng(6)
+    t = cl.as_table(rng.integers(0, 3, size=(30, 7)).astype(float), higher_is_better=True)
+    base = cl.friedman(t).statistic
+    for _ in range(10):
+        cols = list(rng.permutation(t.classifiers))
+        rows = list(rng.permutation(t.datasets))
+        assert cl.friedman(t.subset(cols, rows)).statistic == base  # bit-identical, not approximately

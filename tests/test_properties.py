@@ -112,3 +112,76 @@ def test_loader_never_crashes(rows, sep, layout, missing):
     assert np.isfinite(values).all() and values.shape[0] >= 2 and values.shape[1] >= 2
     assert t.scores.index.is_unique and t.scores.columns.is_unique
     cl.friedman(t)
+
+
+# -- issue 9: verdicts never depend on the order of rows and columns or on rounding -------------------
+
+from .strategies import tied_score_tables  # noqa: E402
+
+EVERY_PROCEDURE = {
+    "mean-ranks": ["nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel",
+                   "bergmann-hommel-closed"],
+    "wilcoxon": ["bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel", "bergmann-hommel-closed"],
+    "sign": ["bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel", "bergmann-hommel-closed"],
+}
+CONTROL_PROCEDURES = ["bonferroni-dunn", "holm", "hochberg", "hommel"]
+
+
+def _by_pair(res):
+    return {frozenset((r.a, r.b)): (abs(r.statistic) if r.statistic == r.statistic else r.statistic, r.p, r.p_adj,
+                                    r.reject, r.better) for r in res.itertuples()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(tied_score_tables(), st.sampled_from(cl.TESTS), st.randoms(use_true_random=False))
+def test_every_apv_and_verdict_is_identical_under_row_and_column_permutations(table, test, random):
+    cols, rows = table.classifiers[:], table.datasets[:]
+    random.shuffle(cols)
+    random.shuffle(rows)
+    shuffled = table.subset(cols, rows)
+    for correction in EVERY_PROCEDURE[test]:
+        a = _by_pair(cl.posthoc(table, test, correction, alpha=0.1))
+        b = _by_pair(cl.posthoc(shuffled, test, correction, alpha=0.1))
+        # Sign-test statistics are wins of the first-named classifier: compare everything else exactly.
+        if test == "sign":
+            a = {h: v[1:] for h, v in a.items()}
+            b = {h: v[1:] for h, v in b.items()}
+        assert a == b, correction  # equality of floats, not closeness
+        assert cl.groups(cl.posthoc(table, test, correction, alpha=0.1)) == cl.groups(
+            cl.posthoc(shuffled, test, correction, alpha=0.1)
+        )
+    control = random.choice(cols)
+    for correction in CONTROL_PROCEDURES:
+        a = _by_pair(cl.posthoc(table, test, correction, control=control))
+        b = _by_pair(cl.posthoc(shuffled, test, correction, control=control))
+        if test == "sign":
+            a = {h: v[1:] for h, v in a.items()}
+            b = {h: v[1:] for h, v in b.items()}
+        assert a == b, correction
+    assert cl.friedman(table).statistic == cl.friedman(shuffled).statistic
+    assert cl.iman_davenport(table).pvalue == cl.iman_davenport(shuffled).pvalue
+    va = cl.verdicts(table, alpha=0.1)
+    vb = cl.verdicts(shuffled, alpha=0.1)
+    key = lambda frame: {frozenset((r["a"], r["b"])): tuple(r.drop(["a", "b"])) for _, r in frame.iterrows()}  # noqa: E731
+    assert key(va) == key(vb)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tied_score_tables(), st.sampled_from(cl.TESTS))
+def test_exactly_tied_pairs_get_identical_apvs(table, test):
+    """Pairs whose statistic is exactly tied (equal rank-sum difference, or equal Wilcoxon/sign outcome)
+    get bit-identical p-values and APVs under every procedure."""
+    for correction in EVERY_PROCEDURE[test]:
+        res = cl.posthoc(table, test, correction)
+        if test == "mean-ranks":
+            sums = table.doubled_rank_sums
+            key = [abs(int(sums[a]) - int(sums[b])) for a, b in zip(res["a"], res["b"])]
+        else:
+            key = list(res["p"])
+        seen: dict = {}
+        for h, p, apv in zip(key, res["p"], res["p_adj"]):
+            if correction == "bergmann-hommel-closed":
+                seen.setdefault(h, set()).add(p)  # the definition may give tied p different APVs
+            else:
+                seen.setdefault(h, set()).add((p, apv))
+        assert all(len(v) == 1 for v in seen.values()), correction

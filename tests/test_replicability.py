@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import compare_lib as cl
+from compare_lib.two_classifiers import paired_t_rows, sign_test_rows, wilcoxon_rows
 import importlib
 
 # The module shares its name with the function cl.replicability, so fetch the module itself.
@@ -75,16 +76,17 @@ def test_replicability_input_errors():
 
 # -- vectorized tests against the scalar library functions --------------------------------------------
 
-def test_vectorized_two_classifier_tests_match_the_library():
+def test_vectorized_two_classifier_cores_are_the_library_functions():
+    """The row cores give bit-identical results to the scalar tests (they are what the scalar tests call)."""
     rng = np.random.default_rng(0)
     d = rng.integers(-3, 4, size=(200, 10)).astype(float)  # ties and zeros
     zeros = np.zeros(10)
-    assert np.allclose(rp._wilcoxon_p(d), [cl.wilcoxon(zeros, row).pvalue for row in d], atol=1e-12)
-    assert np.allclose(rp._sign_p(d), [cl.sign_test(zeros, row).pvalue for row in d], atol=1e-12)
+    assert wilcoxon_rows(d)["p"].tolist() == [cl.wilcoxon(zeros, row).pvalue for row in d]
+    assert sign_test_rows(d)["p"].tolist() == [cl.sign_test(zeros, row).pvalue for row in d]
     cont = d + rng.normal(0, 0.1, d.shape)
-    assert np.allclose(rp._t_p(cont), [cl.paired_ttest(zeros, row).pvalue for row in cont], atol=1e-12)
-    big = rng.normal(size=(30, 25))
-    assert np.allclose(rp._wilcoxon_p(big), [cl.wilcoxon(np.zeros(25), row, method="approx").pvalue for row in big])
+    assert paired_t_rows(cont)[1].tolist() == [cl.paired_ttest(zeros, row).pvalue for row in cont]
+    big = rng.normal(size=(30, 60))
+    assert wilcoxon_rows(big)["p"].tolist() == [cl.wilcoxon(np.zeros(60), row).pvalue for row in big]
 
 
 def test_vectorized_adjustments_match_the_library():
@@ -96,15 +98,47 @@ def test_vectorized_adjustments_match_the_library():
         assert np.allclose(fn(p), [cl.adjust(row, name) for row in p], atol=1e-15)
 
 
-def test_interpolated_tukey_and_dunnett_are_accurate():
-    from scipy import stats
+@pytest.mark.parametrize("n_sets", [8, 20, 40])
+def test_simulation_gives_each_sample_the_library_p_values(benavoli, n_sets):
+    """Issue 9: the experiment and the library give the same p for the same sample, for every test
+    (Wilcoxon exact up to 50 data sets in both; Tukey and Dunnett without interpolation or caps)."""
+    rng = np.random.default_rng(n_sets)
+    idx = np.sort(np.array([rng.choice(benavoli.n_datasets, n_sets, replace=False) for _ in range(6)]), axis=1)
+    a, b = "C2", "C4"
+    got = rp.sample_pvalues(benavoli, a, b, idx, list(cl.SELECTION_TESTS))
+    for s, rows in enumerate(idx):
+        sub = benavoli.subset(datasets=[benavoli.datasets[i] for i in rows])
+        x, y = sub.scores[b], sub.scores[a]  # the tests' "y" is the classifier whose wins count: a
+        expected = {
+            "t-test": cl.paired_ttest(x, y).pvalue,
+            "t-test (relative)": cl.paired_ttest(x, y, relative=True).pvalue,
+            "Wilcoxon": cl.wilcoxon(x, y).pvalue,
+            "sign test": cl.sign_test(x, y).pvalue,
+            "Friedman": cl.friedman(sub).pvalue,
+            "ANOVA": cl.rm_anova(sub).pvalue,
+            "Tukey": cl.tukey_hsd(sub).query("a == @a and b == @b")["p"].iloc[0],
+            "Dunnett": cl.dunnett(sub, a).query("b == @b")["p"].iloc[0],
+        }
+        nem = cl.posthoc(sub, "mean-ranks", "nemenyi").query("(a == @a and b == @b) or (a == @b and b == @a)")
+        expected["Nemenyi"] = nem["p_adj"].iloc[0]
+        for proc, name in (("bonferroni-dunn", "Bonferroni-Dunn"), ("holm", "Holm"), ("hochberg", "Hochberg"),
+                           ("hommel", "Hommel")):
+            res = cl.posthoc(sub, "mean-ranks", proc, control=a)
+            expected[name] = res.query("b == @b")["p_adj"].iloc[0]
+        for name, value in expected.items():
+            assert got[name][s] == pytest.approx(value, rel=1e-12, abs=1e-300), (name, s)
+        assert got["Wilcoxon"][s] == expected["Wilcoxon"]  # the same exact DP: identical bits
 
-    q = np.linspace(0.5, 7, 25)
-    ref = stats.studentized_range.sf(q, 5, 39)
-    assert np.allclose(rp._tukey_p(q, 5, 39), ref, rtol=1e-3)
-    t = np.linspace(0.3, 3.5, 12)
-    ref = np.array([cl.dunnett_sf(x, 4, 39) for x in t])
-    assert np.allclose(rp._dunnett_p(t, 4, 39), ref, rtol=2e-4)
+
+def test_selection_counts_undefined_parametric_tests():
+    """A table with a constant shift leaves the t-test undefined on every sample: never a rejection, counted."""
+    values = np.add.outer(np.linspace(0.5, 0.9, 12), [0.0, 0.25, 0.125])
+    t = cl.as_table(values, higher_is_better=True)
+    res = cl.selection_experiment(t, "C2", "C1", n_sets=5, biases=[0], samples=50, tests=["t-test", "Wilcoxon", "ANOVA"])
+    row = res.set_index("test").loc["t-test"]
+    assert row["undefined"] == 50 and row["rejections"] == 0 and np.isnan(row["mean_p"])
+    assert res.set_index("test").loc["ANOVA", "undefined"] == 50
+    assert res.set_index("test").loc["Wilcoxon", "undefined"] == 0
 
 
 # -- the experiment ----------------------------------------------------------------------------------

@@ -62,8 +62,10 @@ def test_resampling_errors():
         cl.corrected_resampled_ttest([0.1, 0.2], 0)
     with pytest.raises(cl.InputError, match="runs x folds"):
         cl.corrected_repeated_cv_ttest([0.1, 0.2])
-    assert cl.cv_ttest([0.1, 0.1, 0.1]).pvalue == 0.0
-    assert cl.cv_ttest([0.0, 0.0]).pvalue == 1.0
+    # Differences that do not vary leave the t-tests undefined (issue 9), as the paired t-test.
+    flat = cl.cv_ttest([0.1, 0.1, 0.1])
+    assert np.isnan(flat.pvalue) and flat.statistic == np.inf and "Undefined" in flat.note
+    assert np.isnan(cl.cv_ttest([0.0, 0.0]).pvalue)
 
 
 def _fold_table() -> pd.DataFrame:

@@ -147,11 +147,17 @@ def test_paired_ttest_against_scipy():
     assert cl.paired_ttest(x, y, higher_is_better=False).statistic == pytest.approx(-res.statistic)
 
 
-def test_paired_ttest_zero_variance():
+def test_paired_ttest_zero_variance_is_undefined():
+    """Issue 9: a zero standard error gives no p-value (not 0 or 1 from a division by zero)."""
     x = np.array([0.5, 0.6, 0.7])
-    assert cl.paired_ttest(x, x).pvalue == 1.0
+    same = cl.paired_ttest(x, x)
+    assert np.isnan(same.pvalue) and np.isnan(same.statistic) and "Undefined" in same.note
     shifted = cl.paired_ttest(x, x + 0.25)  # exact binary fractions: every difference identical
-    assert shifted.pvalue == 0.0 and shifted.statistic == np.inf
+    assert np.isnan(shifted.pvalue) and shifted.statistic == np.inf and "Undefined" in shifted.note
+    # Rounding noise only (0.1 + 0.2 - 0.3 style) counts as zero variance too.
+    noisy = cl.paired_ttest([0.1, 0.7, 0.3], [0.2, 0.8, 0.4])
+    assert np.isnan(noisy.pvalue)
+    assert cl.paired_ttest(x, x + [0.1, 0.2, 0.4]).note == ""
 
 
 @pytest.mark.parametrize(

@@ -22,25 +22,41 @@ tie_correction = st.toggle(
 results = ui.call(ui.omnibus, table.scores, table.higher_is_better, tie_correction)
 if results is None:
     st.stop()
-fr, ff, an = results
+fr, ff, an, exact = results
 
-c1, c2, c3 = st.columns(3)
-c1.metric(f"Friedman χ²_F ({fr.df} df)", f"{fr.statistic:.3f}", f"p = {cl.report.format_p(fr.pvalue)}", delta_color="off", delta_arrow="off", border=True)
-c2.metric(
-    f"Iman-Davenport F_F ({ff.df1}, {ff.df2} df)", f"{ff.statistic:.3f}", f"p = {cl.report.format_p(ff.pvalue)}",
-    delta_color="off", delta_arrow="off", border=True,
-)
-c3.metric(f"RM-ANOVA F ({an.df1}, {an.df2} df)", f"{an.statistic:.3f}", f"p = {cl.report.format_p(an.pvalue)}", delta_color="off", delta_arrow="off", border=True)
 
-st.markdown(cl.report.omnibus_verdict(fr, ff, an, alpha))
+def _stat(value: float) -> str:
+    return "undefined" if value != value else "∞" if value == float("inf") else f"{value:.3f}"
+
+
+cards = st.columns(4 if exact is not None else 3)
+cards[0].metric(f"Friedman χ²_F ({fr.df} df)", _stat(fr.statistic), f"p = {cl.report.format_p(fr.pvalue)}",
+                delta_color="off", delta_arrow="off", border=True)
+ff_p = cl.report.format_p(ff.pvalue) + (" (exact)" if ff.method == "exact" else "")
+cards[1].metric(f"Iman-Davenport F_F ({ff.df1}, {ff.df2} df)", _stat(ff.statistic), f"p = {ff_p}",
+                delta_color="off", delta_arrow="off", border=True)
+if exact is not None:
+    cards[2].metric("Exact p (permutation)", cl.report.format_p(exact.pvalue), "of χ²_F and F_F, no approximation",
+                    delta_color="off", delta_arrow="off", border=True,
+                    help="The probability, when all classifiers are equivalent, of a Friedman statistic at least as "
+                         "large, from the exact distribution of the ranks (computed for tables of this size).")
+cards[-1].metric(f"RM-ANOVA F ({an.df1}, {an.df2} df)", _stat(an.statistic), f"p = {cl.report.format_p(an.pvalue)}",
+                 delta_color="off", delta_arrow="off", border=True)
+
+st.markdown(cl.report.omnibus_verdict(fr, ff, an, alpha, exact))
 for note in fr.notes:
-    st.warning(note)
+    if exact is None:
+        st.warning(note)
+    else:
+        st.info(note + " Here the exact p-value is available and the verdict above uses it.")
+for note in ff.notes + an.notes:
+    st.info(note)
 
-summary = cl.report.omnibus_frame(fr, ff, an, alpha)
+summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact)
 st.dataframe(summary, width="stretch", hide_index=True)
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
-st.code(cl.report.omnibus_sentence(fr, ff), language=None)
+st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None)
 
 tab_ranks, tab_heat = st.tabs(["Mean ranks", "Ranks per data set"])
 with tab_ranks:

@@ -55,8 +55,10 @@ with tab_explore:
                       "nemenyi" if procedure == "nemenyi" else "bonferroni")
         fr = ui.call(ui.omnibus, pool_table.scores, pool_table.higher_is_better, False)
         if fr is not None:
+            exact_text = f" (exact p = {cl.report.format_p(fr[3].pvalue)})" if fr[3] is not None else ""
             st.markdown(
                 f"Friedman test in this pool: χ²_F = {fr[0].statistic:.3f}, p = {cl.report.format_p(fr[0].pvalue)}"
+                + exact_text
             )
         if ver is not None:
             n_mr = int(ver["changed_mean_ranks"].sum())

@@ -71,8 +71,8 @@ test = test_codes[
 st.session_state["ph_test"] = test
 
 allowed = [p for p in cl.procedures_for(family) if test == "mean-ranks" or not cl.PROCEDURES[p].mean_ranks_only]
-if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and "bergmann-hommel" in allowed:
-    allowed.remove("bergmann-hommel")
+if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and any(cl.PROCEDURES[p].exhaustive for p in allowed):
+    allowed = [p for p in allowed if not cl.PROCEDURES[p].exhaustive]
     c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (it takes minutes beyond); "
                "Shaffer is the next most powerful.")
 default_proc = "holm"
@@ -104,10 +104,11 @@ if test == "mean-ranks":
 # -- omnibus reminder ---------------------------------------------------------------------------------
 omnibus = ui.call(ui.omnibus, table.scores, table.higher_is_better, False)
 if omnibus is not None:
-    fr, ff, _ = omnibus
-    if ff.pvalue > alpha:
+    fr, ff, _, exact = omnibus
+    omnibus_p, which = (exact.pvalue, "exact Friedman") if exact is not None else (ff.pvalue, "Iman-Davenport")
+    if not omnibus_p <= alpha:
         st.info(
-            f"The Iman-Davenport test does not reject equality at α = {alpha:g} (p = {cl.report.format_p(ff.pvalue)}); "
+            f"The {which} test does not reject equality at α = {alpha:g} (p = {cl.report.format_p(omnibus_p)}); "
             "Demšar (2006) proceeds to post-hoc tests only after it does, so read the results below with care."
         )
 
@@ -185,7 +186,7 @@ with tab_wtl:
 
 with tab_report:
     if omnibus is not None:
-        paragraph = cl.report.results_paragraph(table, result, fr, ff)
+        paragraph = cl.report.results_paragraph(table, result, fr, ff, exact=exact)
         st.markdown("A paragraph for your paper (edit the metric name):")
         st.code(paragraph, language=None, wrap_lines=True)
         st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
