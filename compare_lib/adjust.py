@@ -143,23 +143,61 @@ def hochberg_rows(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _hommel_one(p: np.ndarray, block: int = 32) -> np.ndarray:
-    """Hommel's APVs of one family. In García & Herrera's Figure 3 each j's update depends on the
-    sorted p only, so blocks of j are done at once (O(m^2) work in few numpy calls)."""
+def _hommel_one(p: np.ndarray) -> np.ndarray:
+    """Hommel's APVs of one family in O(m log m) (checked against closed Simes testing and García &
+    Herrera's Figure 3, which are O(m^2)).
+
+    With p_(1) <= ... <= p_(m), Hommel's procedure at level alpha finds h(alpha) = max{r : S_r > alpha},
+    where S_r = min_{j=1..r} r p_(m-r+j) / j is the Simes p-value of the r largest p-values, and rejects
+    H_i when h(alpha) p_i <= alpha (all when h = 0). So APV_i = min{alpha : h(alpha) p_i <= alpha}.
+
+    * S_r = r g(m - r) with g(x) = min_{l > x} p_(l) / (l - x): the smallest slope from (x, 0) to the
+      points (l, p_(l)), attained on their lower convex hull. Adding the points from the right, one
+      stack holds that hull and a binary search finds the tangent: O(m log m).
+    * h is a non-increasing step function with jumps at the S_r; on each step [lo, hi) with h = H,
+      the smallest alpha is max(lo, H p_i) provided H p_i < hi, a condition that holds from some step
+      on, found for all hypotheses at once by one ``searchsorted``.
+    """
     m = p.size
     order = np.argsort(p, kind="stable")
     ps = p[order]
-    apv = ps.copy()
-    idx = np.arange(1, m + 1, dtype=float)
-    js = np.arange(m, 1, -1, dtype=float)
-    for start in range(0, js.size, block):
-        j = js[start : start + block, None]
-        upper = idx[None, :] > (m - j)
-        c = np.where(upper, j * ps[None, :] / np.where(upper, j + idx[None, :] - m, 1.0), np.inf)
-        c_min = c.min(axis=1, keepdims=True)
-        apv = np.maximum(apv, np.where(upper, c_min, np.minimum(c_min, j * ps[None, :])).max(axis=0))
+    simes = np.empty(m)
+    hx: list[int] = []
+    hy: list[float] = []
+    for x0 in range(m - 1, -1, -1):
+        px, py = x0 + 1, float(ps[x0])
+        while len(hx) >= 2:
+            ax, ay, bx, by = hx[-1], hy[-1], hx[-2], hy[-2]
+            if (ay - py) * (bx - ax) >= (by - ay) * (ax - px):  # A is not below the segment P-B
+                hx.pop()
+                hy.pop()
+            else:
+                break
+        hx.append(px)
+        hy.append(py)
+        n = len(hx)
+        lo, hi = 0, n - 1  # hull vertices from the left; the slope from (x0, 0) is unimodal along them
+        while lo < hi:
+            mid = (lo + hi) // 2
+            a, b = n - 1 - mid, n - 2 - mid
+            if hy[b] * (hx[a] - x0) < hy[a] * (hx[b] - x0):
+                lo = mid + 1
+            else:
+                hi = mid
+        i = n - 1 - lo
+        r = m - x0
+        simes[r - 1] = r * hy[i] / (hx[i] - x0)
+    levels = np.unique(simes)
+    order_s = np.argsort(simes, kind="stable")
+    largest_r = np.maximum.accumulate((order_s + 1)[::-1])[::-1]  # max r among S_r >= a value
+    h = np.concatenate([largest_r[np.searchsorted(simes[order_s], levels, side="left")], [0]])
+    step_lo = np.concatenate([[0.0], levels])
+    step_hi = np.concatenate([levels, [np.inf]])
+    ratio = np.where(h > 0, step_hi / np.maximum(h, 1), np.inf)
+    t = np.searchsorted(ratio, ps, side="right")
+    apv = np.minimum(1.0, np.maximum(step_lo[t], h[t] * ps))
     out = np.empty(m)
-    out[order] = np.minimum(apv, 1.0)
+    out[order] = apv
     return out
 
 
@@ -189,27 +227,62 @@ def hommel_rows(p: np.ndarray) -> np.ndarray:
 # Shaffer
 
 
-@lru_cache(maxsize=64)
+#: Shaffer's S(k) needs C(k, 2)-bit sets for every k' <= k: about k^4/512 machine-word operations.
+MAX_SHAFFER_K = 1000
+
+
+@lru_cache(maxsize=8)
+def _possible_true_bits(k: int) -> tuple[int, ...]:
+    """S(0..k) as Python integers used as bit sets (bit s set when s true hypotheses are possible).
+
+    S(k) = union_{j=1..k} (S(k - j) shifted by C(j, 2)); one shift-or of big integers per (k', j), so the
+    whole table costs about k^4/512 word operations (k = 200: 0.05 s) instead of Python set unions.
+    """
+    bits = [1, 1]  # S(0) = S(1) = {0}
+    for kk in range(2, k + 1):
+        acc = 0
+        for j in range(1, kk + 1):
+            acc |= bits[kk - j] << (j * (j - 1) // 2)
+        bits.append(acc)
+    return tuple(bits)
+
+
 def possible_true_counts(k: int) -> frozenset[int]:
     """S(k): the possible numbers of true hypotheses among all pairwise comparisons of k classifiers.
 
     S(k) = union_{j=1..k} { C(j, 2) + x : x in S(k - j) }, S(0) = S(1) = {0} (Shaffer 1986;
     García & Herrera 2008, §2.1).
     """
+    return frozenset(_counts_array(int(k)).tolist())
+
+
+@lru_cache(maxsize=8)
+def _counts_array(k: int) -> np.ndarray:
+    if k > MAX_SHAFFER_K:
+        raise InputError(
+            f"Shaffer's procedure with k = {k} classifiers ({k * (k - 1) // 2:,} hypotheses) is beyond this library's "
+            f"limit of k = {MAX_SHAFFER_K}; use Holm's procedure (Shaffer's t_j tends to m - j + 1 as k grows)."
+        )
     if k <= 1:
-        return frozenset({0})
-    out: set[int] = set()
-    for j in range(1, k + 1):
-        out |= {j * (j - 1) // 2 + x for x in possible_true_counts(k - j)}
-    return frozenset(out)
+        return np.zeros(1, dtype=np.int64)
+    mask = _possible_true_bits(k)[k]
+    raw = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).astype(np.int64)
 
 
-@lru_cache(maxsize=64)
-def shaffer_t(k: int) -> tuple[int, ...]:
-    """t_1..t_m of Shaffer's static procedure: t_j = max { s in S(k) : s <= m - j + 1 }."""
+@lru_cache(maxsize=8)
+def _shaffer_t_array(k: int) -> np.ndarray:
     m = k * (k - 1) // 2
-    counts = sorted(possible_true_counts(k))
-    return tuple(max(s for s in counts if s <= m - j + 1) for j in range(1, m + 1))
+    counts = _counts_array(k)  # sorted
+    limits = m - np.arange(1, m + 1) + 1  # m - j + 1
+    out = counts[np.searchsorted(counts, limits, side="right") - 1]
+    out.setflags(write=False)
+    return out
+
+
+def shaffer_t(k: int) -> tuple[int, ...]:
+    """t_1..t_m of Shaffer's static procedure: t_j = max { s in S(k) : s <= m - j + 1 } (vectorized)."""
+    return tuple(_shaffer_t_array(int(k)).tolist())
 
 
 def _infer_k(m: int, method: str) -> int:
@@ -224,7 +297,7 @@ def _infer_k(m: int, method: str) -> int:
 
 def _shaffer(p: np.ndarray, k: int) -> np.ndarray:
     order = np.argsort(p, kind="stable")
-    t = np.asarray(shaffer_t(k), dtype=float)
+    t = _shaffer_t_array(k).astype(float)
     scaled = np.maximum.accumulate(t * p[order])
     out = np.empty_like(p)
     out[order] = scaled

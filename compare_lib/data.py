@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+from array import array
 import os
 import re
 import warnings
@@ -57,28 +58,6 @@ def _listing(items: Sequence[str]) -> str:
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def _unique_names(names: Sequence[str]) -> tuple[list[str], list[tuple[str, list[int]]]]:
-    """Make repeated names unique by suffixing ' (2)', ' (3)', ...; return the renames per name."""
-    seen = Counter(names)
-    taken = set(names)
-    counts: Counter = Counter()
-    out, renamed = [], {}
-    for pos, name in enumerate(names):
-        counts[name] += 1
-        if seen[name] > 1 and counts[name] > 1:
-            suffix = counts[name]
-            new = f"{name} ({suffix})"
-            while new in taken:
-                suffix += 1
-                new = f"{name} ({suffix})"
-            taken.add(new)
-            out.append(new)
-            renamed.setdefault(name, []).append(pos)
-        else:
-            out.append(name)
-    return out, list(renamed.items())
-
-
 @dataclass(frozen=True, eq=False)
 class ScoreTable:
     """Scores of k classifiers (columns) on N data sets (rows).
@@ -109,7 +88,7 @@ class ScoreTable:
     source: str | None = None
     notes: tuple[str, ...] = ()
     folds: pd.DataFrame | None = field(default=None, repr=False)
-    row_labels: tuple[str, ...] | None = field(default=None, repr=False)
+    row_labels: Any = field(default=None, repr=False)  # how messages name rows (strings or RowLabels)
 
     def __post_init__(self) -> None:
         if not isinstance(self.higher_is_better, (bool, np.bool_)):
@@ -242,8 +221,119 @@ def _where(source: str | None) -> str:
     return f"File '{source}'" if source else "Score table"
 
 
+class RowLabels:
+    """How messages name row i: "line 17" for a file (``prefix`` + number), "row 3" for a DataFrame.
+
+    Holds one integer per row and formats only the few rows a message names, so a table with
+    millions of rows never builds millions of strings.
+    """
+
+    def __init__(self, numbers, prefix: str = "row", texts: Sequence[str] | None = None):
+        self.numbers = np.asarray(numbers, dtype=np.int64)
+        self.prefix = prefix
+        self.texts = list(texts) if texts is not None else None
+
+    @classmethod
+    def of(cls, labels, n: int) -> "RowLabels":
+        if isinstance(labels, RowLabels):
+            return labels
+        if labels is None:
+            return cls(np.arange(1, n + 1))
+        return cls(np.arange(1, n + 1), texts=[str(x) for x in labels])
+
+    def __getitem__(self, i: int) -> str:
+        if self.texts is not None:
+            return self.texts[int(i)]
+        return f"{self.prefix} {self.numbers[int(i)]}"
+
+    def __len__(self) -> int:
+        return self.numbers.size
+
+    def take(self, keep: np.ndarray) -> "RowLabels":
+        texts = None if self.texts is None else [self.texts[int(i)] for i in np.flatnonzero(keep)]
+        return RowLabels(self.numbers[keep], self.prefix, texts)
+
+
+def _cells(rows: np.ndarray, cols: np.ndarray, labels: RowLabels, index: pd.Index, columns: pd.Index,
+           raw=None) -> list[str]:
+    """Descriptions of the first few cells (enough for a message), never all of them."""
+    out = []
+    for i, j in zip(rows[: _MAX_LISTED], cols[: _MAX_LISTED]):
+        text = f"{labels[i]} (data set '{index[i]}'), column '{columns[j]}'"
+        if raw is not None:
+            text += f": {raw(i, j)!r}"
+        out.append(text)
+    return out
+
+
+def _count_listing(items: list[str], total: int) -> str:
+    shown = "; ".join(items)
+    more = total - len(items)
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _column_values(column: pd.Series, where: str, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(values with NaN for missing cells, mask of cells that are not numbers), vectorized."""
+    if pd.api.types.is_complex_dtype(column):
+        raise InputError(
+            f"{where}: column '{name}' holds complex numbers; scores must be real numbers."
+        )
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        return column.to_numpy(dtype=float, na_value=np.nan), np.zeros(len(column), dtype=bool)
+    numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    absent = column.isna().to_numpy()
+    text = column.astype(str).str.strip().str.lower()
+    token = text.isin(_MISSING_TOKENS).to_numpy() & ~absent
+    kind = pd.api.types.infer_dtype(column, skipna=True)
+    is_bool = np.zeros(len(column), dtype=bool)
+    if kind in ("boolean", "mixed"):
+        is_bool = column.map(lambda v: isinstance(v, (bool, np.bool_))).to_numpy(dtype=bool)
+    if kind in ("complex", "mixed"):
+        if column.map(lambda v: isinstance(v, complex)).any():
+            raise InputError(f"{where}: column '{name}' holds complex numbers; scores must be real numbers.")
+    missing = absent | token
+    bad = ~missing & (np.isnan(numeric) | is_bool)
+    values = np.where(missing | bad, np.nan, numeric)
+    return values, bad
+
+
+def _unique_index(index: pd.Index) -> tuple[np.ndarray, list[tuple[str, np.ndarray, list[str]]]]:
+    """Repeated names made unique by suffixing ' (2)', ' (3)', ... in order of appearance (vectorized);
+    returns the new names and, for the first few repeated names, their positions and new names."""
+    names = np.asarray(index, dtype=object)
+    codes, uniques = pd.factorize(names)
+    order = np.argsort(codes, kind="stable")
+    group_start = np.searchsorted(codes[order], np.arange(len(uniques)))
+    occurrence = np.empty(names.size, dtype=np.int64)
+    occurrence[order] = np.arange(names.size) - group_start[codes[order]] + 1
+    rename = occurrence > 1
+    new = names.copy()
+    new[rename] = names[rename] + " (" + occurrence[rename].astype(str).astype(object) + ")"
+    # A new name can only clash with an original one (e.g. a row already named 'x (2)'): hash lookup.
+    clash = np.flatnonzero(rename)[pd.Index(new[rename], dtype=object).isin(pd.Index(uniques, dtype=object))]
+    if clash.size:
+        current = set(new.tolist())
+        for pos in clash:  # take the next free suffix (rare)
+            suffix = int(occurrence[pos])
+            candidate = new[pos]
+            while candidate in current:
+                suffix += 1
+                candidate = f"{names[pos]} ({suffix})"
+            current.add(candidate)
+            new[pos] = candidate
+    counts = np.bincount(codes, minlength=len(uniques))
+    repeated = np.flatnonzero(counts > 1)
+    groups = []
+    for g in repeated[:_MAX_LISTED]:
+        pos = order[group_start[g] : group_start[g] + counts[g]]
+        groups.append((str(uniques[g]), pos, [str(x) for x in new[pos[1 : _MAX_LISTED + 1]]]))
+    if repeated.size > _MAX_LISTED:
+        groups.append(("", np.array([], dtype=np.int64), [f"{repeated.size - _MAX_LISTED} more repeated names"]))
+    return new, groups
+
+
 def _validate_scores(
-    frame: Any, *, missing: str, source: str | None, row_labels: Sequence[str] | None
+    frame: Any, *, missing: str, source: str | None, row_labels
 ) -> tuple[pd.DataFrame, list[str]]:
     where = _where(source)
     if not isinstance(frame, pd.DataFrame):
@@ -254,112 +344,99 @@ def _validate_scores(
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing={missing!r} is not a policy; choose one of {', '.join(MISSING_POLICIES)}.")
     notes: list[str] = []
-    df = frame.copy()
-    df.columns = pd.Index([str(c) for c in df.columns], dtype=object).str.strip()
-    df.index = pd.Index([str(i) for i in df.index], dtype=object).str.strip()
-    labels = list(row_labels) if row_labels is not None else [f"row {i + 1}" for i in range(len(df))]
+    columns = pd.Index([str(c) for c in frame.columns], dtype=object).str.strip()
+    index = pd.Index(pd.Series(np.asarray(frame.index, dtype=object)).astype(str).str.strip().to_numpy(dtype=object),
+                     dtype=object)
+    labels = RowLabels.of(row_labels, len(frame))
 
-    empty_cols = [f"column {j + 2}" for j, c in enumerate(df.columns) if c == ""]
+    empty_cols = [f"column {j + 2}" for j, c in enumerate(columns) if c == ""]
     if empty_cols:
         raise InputError(f"{where}: classifier name missing in {', '.join(empty_cols)}. Give every column a name.")
-    dup_cols = [c for c, n in Counter(df.columns).items() if n > 1]
+    dup_cols = [c for c, n in Counter(columns).items() if n > 1]
     if dup_cols:
         where_cols = [
-            f"'{c}' in columns {', '.join(str(j + 2) for j, x in enumerate(df.columns) if x == c)}" for c in dup_cols
+            f"'{c}' in columns {', '.join(str(j + 2) for j, x in enumerate(columns) if x == c)}" for c in dup_cols
         ]
         raise InputError(
             f"{where}: duplicate classifier name(s): {'; '.join(where_cols)}. "
             "Each classifier must appear once; rename or remove the repeated columns."
         )
-    empty_rows = [labels[i] for i, name in enumerate(df.index) if name == ""]
-    if empty_rows:
-        raise InputError(f"{where}: data-set name missing on {', '.join(empty_rows)}. Give every row a name.")
-
-    # Numeric columns are taken as they are; other columns are read cell by cell so that a message
-    # can name the offending cell.
-    bad: list[str] = []
-    infinite: list[str] = []
-    values = np.empty(df.shape, dtype=float)
-    for j, col in enumerate(df.columns):
-        column = df.iloc[:, j]
-        if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-            values[:, j] = column.to_numpy(dtype=float, na_value=np.nan)
-            continue
-        numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-        for i, (raw, num) in enumerate(zip(column.tolist(), numeric)):
-            if raw is None or raw is pd.NA or (isinstance(raw, float) and np.isnan(raw)):
-                values[i, j] = np.nan
-            elif isinstance(raw, str) and raw.strip().lower() in _MISSING_TOKENS:
-                values[i, j] = np.nan
-            elif np.isnan(num) or isinstance(raw, (bool, np.bool_)):
-                bad.append(f"{labels[i]} (data set '{df.index[i]}'), column '{col}': {raw!r}")
-                values[i, j] = np.nan
-            else:
-                values[i, j] = num
-    for i, j in zip(*np.nonzero(np.isinf(values))):
-        infinite.append(f"{labels[i]} (data set '{df.index[i]}'), column '{df.columns[j]}': {values[i, j]!r}")
-    if bad:
+    empty_rows = np.flatnonzero(index == "")
+    if empty_rows.size:
+        named = [labels[i] for i in empty_rows[:_MAX_LISTED]]
         raise InputError(
-            f"{where}: {len(bad)} cell(s) are not numbers: {_listing(bad)}. "
+            f"{where}: data-set name missing on {_count_listing(named, empty_rows.size)}. Give every row a name."
+        )
+
+    values = np.empty(frame.shape, dtype=float)
+    bad = np.zeros(frame.shape, dtype=bool)
+    for j in range(frame.shape[1]):
+        values[:, j], bad[:, j] = _column_values(frame.iloc[:, j], where, columns[j])
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        cells = _cells(rows, cols, labels, index, columns, raw=lambda i, j: frame.iat[i, j])
+        raise InputError(
+            f"{where}: {rows.size} cell(s) are not numbers: {_count_listing(cells, rows.size)}. "
             "Every score must be a number; fix these cells (or leave them empty and choose a missing-data policy)."
         )
-    if infinite:
+    infinite = np.isinf(values)
+    if infinite.any():
+        rows, cols = np.nonzero(infinite)
+        cells = _cells(rows, cols, labels, index, columns, raw=lambda i, j: values[i, j])
         raise InputError(
-            f"{where}: {len(infinite)} cell(s) are infinite: {_listing(infinite)}. "
+            f"{where}: {rows.size} cell(s) are infinite: {_count_listing(cells, rows.size)}. "
             "Scores must be finite numbers; check how they were computed."
         )
 
-    out = pd.DataFrame(values, index=df.index, columns=df.columns)
     nan_mask = np.isnan(values)
+    keep_rows = np.ones(values.shape[0], dtype=bool)
+    keep_cols = np.ones(values.shape[1], dtype=bool)
     if nan_mask.any():
-        cells = [
-            f"{labels[i]} (data set '{out.index[i]}'), column '{out.columns[j]}'" for i, j in zip(*np.nonzero(nan_mask))
-        ]
+        rows, cols = np.nonzero(nan_mask)
         if missing == "error":
+            cells = _cells(rows, cols, labels, index, columns)
             raise InputError(
-                f"{where}: {len(cells)} missing cell(s): {_listing(cells)}. Fill them in, or choose a missing-data "
-                "policy: drop the data sets that have a missing cell, or drop the classifiers that have one."
+                f"{where}: {rows.size} missing cell(s): {_count_listing(cells, rows.size)}. Fill them in, or choose a "
+                "missing-data policy: drop the data sets that have a missing cell, or drop the classifiers that have one."
             )
         if missing == "drop-datasets":
-            drop = [i for i in range(len(out)) if nan_mask[i].any()]
-            notes.append(
-                f"Dropped {len(drop)} data set(s) with missing cells: "
-                + ", ".join(f"'{out.index[i]}' ({labels[i]})" for i in drop)
-                + "."
-            )
-            keep = [i for i in range(len(out)) if i not in set(drop)]
-            out = out.iloc[keep]
-            labels = [labels[i] for i in keep]
+            keep_rows = ~nan_mask.any(axis=1)
+            dropped = np.flatnonzero(~keep_rows)
+            named = [f"'{index[i]}' ({labels[i]})" for i in dropped[:_MAX_LISTED]]
+            notes.append(f"Dropped {dropped.size} data set(s) with missing cells: {_count_listing(named, dropped.size)}.")
         else:
-            drop_cols = [out.columns[j] for j in range(out.shape[1]) if nan_mask[:, j].any()]
-            notes.append(
-                f"Dropped {len(drop_cols)} classifier(s) with missing cells: "
-                + ", ".join(f"'{c}' ({int(nan_mask[:, list(out.columns).index(c)].sum())} missing)" for c in drop_cols)
-                + "."
-            )
-            out = out.drop(columns=drop_cols)
+            per_column = nan_mask.sum(axis=0)
+            keep_cols = per_column == 0
+            dropped = np.flatnonzero(~keep_cols)
+            named = [f"'{columns[j]}' ({int(per_column[j])} missing)" for j in dropped[:_MAX_LISTED]]
+            notes.append(f"Dropped {dropped.size} classifier(s) with missing cells: {_count_listing(named, dropped.size)}.")
+    values = values[np.ix_(keep_rows, keep_cols)] if not (keep_rows.all() and keep_cols.all()) else values
+    index, columns, labels = index[keep_rows], columns[keep_cols], labels.take(keep_rows)
 
-    if out.shape[1] < 2:
+    if values.shape[1] < 2:
         raise InputError(
-            f"{where}: {out.shape[1]} classifier column(s) left ({', '.join(out.columns) or 'none'}); comparing needs "
+            f"{where}: {values.shape[1]} classifier column(s) left ({', '.join(columns) or 'none'}); comparing needs "
             "at least 2. A wide file needs the data-set names in the first column and one column per classifier."
         )
-    if out.shape[0] < 2:
+    if values.shape[0] < 2:
         raise InputError(
-            f"{where}: {out.shape[0]} data set(s) left; comparing classifiers over data sets needs at least 2 rows."
+            f"{where}: {values.shape[0]} data set(s) left; comparing classifiers over data sets needs at least 2 rows."
         )
 
-    names, renamed = (list(out.index), []) if out.index.is_unique else _unique_names(list(out.index))
-    if renamed:
-        for name, positions in renamed:
-            lines = [labels[i] for i, n in enumerate(out.index) if n == name]
-            new = [names[p] for p in positions]
+    if not index.is_unique:
+        new, groups = _unique_index(index)
+        for name, positions, renamed in groups:
+            if not name:
+                notes.append(f"... and {renamed[0]}, renamed the same way.")
+                continue
+            lines = [labels[i] for i in positions[:_MAX_LISTED]]
             notes.append(
-                f"Data-set name '{name}' appears {len(lines)} times ({', '.join(lines)}); all rows are kept and the "
-                f"repeats were renamed {', '.join(repr(n) for n in new)}. Rename them in the file if they are "
-                "different data sets, or remove one if it is a duplicate."
+                f"Data-set name '{name}' appears {positions.size} times ({_count_listing(lines, positions.size)}); all "
+                f"rows are kept and the repeats were renamed {_count_listing([repr(n) for n in renamed], positions.size - 1)}. "
+                "Rename them in the file if they are different data sets, or remove one if it is a duplicate."
             )
-        out.index = names
+        index = pd.Index(new, dtype=object)
+    out = pd.DataFrame(values, index=index, columns=columns)
     out.index.name = "dataset"
     out.columns.name = "classifier"
     return out, notes
@@ -415,39 +492,119 @@ def _read_text(source: Any, name: str | None) -> tuple[str, str]:
     return text, display
 
 
-def _detect_delimiter(lines: list[str]) -> str:
+_DELIMITERS = ("\t", ";", ",", "|")
+#: The csv module refuses fields above 128 KiB by default; a 50 MB upload may hold one long line.
+_FIELD_LIMIT = 1 << 30
+_BLANK_LINES = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+
+
+def _detect_delimiter(sample: list[str]) -> str:
     best, best_fields = ",", 1
-    for delim in ("\t", ";", ",", "|"):
-        counts = {len(row) for row in csv.reader(lines[:50], delimiter=delim)}
+    for delim in _DELIMITERS:
+        counts = {len(row) for row in csv.reader(sample[:50], delimiter=delim, skipinitialspace=True) if row}
         if len(counts) == 1:
             fields = counts.pop()
             if fields > best_fields:
                 best, best_fields = delim, fields
     if best_fields == 1:
         # Inconsistent rows: take the delimiter that splits the header most; ragged rows are reported later.
-        header = lines[0]
-        best = max(("\t", ";", ",", "|"), key=lambda d: len(next(csv.reader([header], delimiter=d))))
+        header = sample[0]
+        best = max(_DELIMITERS, key=lambda d: len(next(csv.reader([header], delimiter=d))))
     return best
 
 
-def _field_counts(lines: list[str], delim: str) -> np.ndarray:
-    """Number of fields on each line (quote-aware only when the text has quotes: that is slower)."""
-    if any('"' in line for line in lines):
-        return np.array([len(row) for row in csv.reader(lines, delimiter=delim)])
-    return pd.Series(lines, dtype=object).str.count(re.escape(delim)).to_numpy() + 1
+def _check_sep(sep: Any) -> str | None:
+    if sep is None:
+        return None
+    if not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n" or sep.isalnum():
+        raise InputError(
+            f"sep={sep!r} is not a delimiter: give one character such as ',', ';', '\\t' or '|' (or leave it out to "
+            "detect it)."
+        )
+    return sep
 
 
-def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], list[str], np.ndarray, int, str]:
-    """Header cells, the non-blank body lines with their 1-based file line numbers, the header's line
-    number and the delimiter (detected on the first 50 non-blank lines unless given)."""
-    lines = text.splitlines()
-    kept = [i for i, line in enumerate(lines) if line.strip()]
-    if not kept:
+def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """One streaming pass of the csv module over the text: for each non-blank record, its first line
+    number (1-based, a quoted field may span lines) and its number of fields; and the header cells.
+
+    Nothing but two integer arrays is kept, so memory stays small for any file size. The csv module
+    splits records only at \\n (the text is normalized), never at U+2028 or other characters that
+    ``str.splitlines`` would split at.
+    """
+    if '"' not in text:
+        return _scan_unquoted(text, delim, display)
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)  # only ever raised, never lowered: safe across sessions
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, skipinitialspace=True)
+    starts, counts = array("q"), array("q")
+    header: list[str] | None = None
+    previous_end = 0
+    try:
+        for row in reader:
+            if row:
+                if header is None:
+                    header = row
+                starts.append(previous_end + 1)
+                counts.append(len(row))
+            previous_end = reader.line_num
+    except csv.Error as err:
+        raise InputError(
+            f"File '{display}', line {reader.line_num}: the file cannot be read as CSV ({err}). Check for a stray "
+            "quote character or a binary file."
+        ) from None
+    if header is None:
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
-    delim = sep or _detect_delimiter([lines[i] for i in kept[:50]])
-    header = [c.strip() for c in next(csv.reader([lines[kept[0]]], delimiter=delim))]
-    body_lines = [lines[i] for i in kept[1:]]
-    return header, body_lines, np.asarray(kept[1:], dtype=int) + 1, kept[0] + 1, delim
+    return np.frombuffer(starts, dtype=np.int64), np.frombuffer(counts, dtype=np.int64), header, previous_end
+
+
+def _scan_unquoted(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """:func:`_scan_records` for a text without quote characters, vectorized over its bytes: records are
+    the non-empty lines and their fields are separated by every delimiter (the delimiter is ASCII, so
+    counting its bytes in UTF-8 is exact)."""
+    buf = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    breaks = np.flatnonzero(buf == 10)
+    starts = np.concatenate([[0], breaks + 1])
+    ends = np.concatenate([breaks, [buf.size]])
+    nonempty = ends > starts
+    seps = np.flatnonzero(buf == ord(delim))
+    counts = (np.searchsorted(seps, ends[nonempty]) - np.searchsorted(seps, starts[nonempty]) + 1)
+    lines = np.flatnonzero(nonempty) + 1
+    if lines.size == 0:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    first = bytes(buf[starts[lines[0] - 1] : ends[lines[0] - 1]]).decode("utf-8")
+    header = first.split(delim)
+    header = [h.lstrip(" ") for h in header]  # as skipinitialspace
+    return lines.astype(np.int64), counts.astype(np.int64), header, int(breaks.size + 1)
+
+
+def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], str, np.ndarray, np.ndarray, int, str]:
+    """Header cells, the body text (after the header record), the body records' first line numbers and
+    field counts, the header's line number and the delimiter (detected on the first non-blank lines
+    unless given)."""
+    text = _BLANK_LINES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))  # whitespace-only lines are blank
+    stream = io.StringIO(text)
+    sample = []
+    while len(sample) < 50:
+        line = stream.readline()
+        if not line:
+            break
+        if line.strip():
+            sample.append(line.rstrip("\n"))
+    if not sample:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    delim = sep or _detect_delimiter(sample)
+    starts, counts, header, _ = _scan_records(text, delim, display)
+    header = [c.strip() for c in header]
+    header_line = int(starts[0])
+    # The body begins after the header record's last line.
+    body_from = int(starts[1]) - 1 if starts.size > 1 else None
+    offset = 0
+    if body_from is not None:
+        for _ in range(body_from):
+            offset = text.index("\n", offset) + 1
+    body = text[offset:] if body_from is not None else ""
+    return header, body, starts[1:], counts[1:], header_line, delim
 
 
 def _ragged(display: str, line: int, fields: int, header: list[str], header_line: int, delim: str) -> InputError:
@@ -458,27 +615,28 @@ def _ragged(display: str, line: int, fields: int, header: list[str], header_line
 
 
 def _parse_body(
-    header: list[str], body_lines: list[str], line_numbers: np.ndarray, header_line: int, delim: str, display: str,
-    numeric_from: int | None = None,
+    header: list[str], body: str, line_numbers: np.ndarray, counts: np.ndarray, header_line: int, delim: str,
+    display: str, numeric_from: int | None = None,
 ) -> tuple[list[str], pd.DataFrame]:
     """The body as a DataFrame of stripped strings (the C parser of pandas does the splitting), and the
     header without a trailing empty column. With ``numeric_from``, columns from that one on come back
     as floats when they all parse as numbers."""
-    counts = _field_counts(body_lines, delim)
     bad = np.flatnonzero(counts != len(header))
     trailing = header[-1] == "" and len(header) > 1
     if bad.size and not trailing:
         i = int(bad[0])
         raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
-    body = "\n".join(body_lines)
+    common = dict(sep=delim, header=None, engine="c", skip_blank_lines=True, skipinitialspace=True,
+                  quotechar='"', encoding="utf-8")
+    body_bytes = body.encode("utf-8")  # the C parser reads bytes: 1 byte per ASCII character, not 4
     grid = None
     if numeric_from is not None and not trailing:
         # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
         # cannot read as a number sends the table down the string path, which names the bad cell.
         fast = pd.read_csv(
-            io.StringIO(body), sep=delim, header=None, dtype={0: str}, keep_default_na=False,
+            io.BytesIO(body_bytes), dtype={0: str}, keep_default_na=False,
             na_values={j: _NA_VALUES for j in range(numeric_from, len(header))},  # never a data-set name
-            engine="c", skip_blank_lines=False, skipinitialspace=True,
+            **common,
         )
         scores = fast.iloc[:, numeric_from:]
         if fast.shape[1] == len(header) and all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
@@ -486,11 +644,13 @@ def _parse_body(
             grid = fast
             grid[0] = grid[0].fillna("").astype(str).str.strip()
     if grid is None:
-        grid = pd.read_csv(
-            io.StringIO(body), sep=delim, header=None, dtype=str, keep_default_na=False,
-            na_filter=False, engine="c", skip_blank_lines=False, skipinitialspace=True,
-        )
+        grid = pd.read_csv(io.BytesIO(body_bytes), dtype=str, keep_default_na=False, na_filter=False, **common)
         grid = grid.apply(lambda col: col.str.strip())
+    if len(grid) != line_numbers.size:
+        raise InputError(
+            f"File '{display}': the rows could not be told apart consistently ({len(grid)} rows read, "
+            f"{line_numbers.size} records found); check the quoting of the file."
+        )
     # A trailing delimiter on every line makes an empty last column: not data.
     if trailing and grid.shape[1] == len(header) and (grid.iloc[:, -1] == "").all():
         header, grid = header[:-1], grid.iloc[:, :-1]
@@ -531,7 +691,12 @@ def _parse_scores(
             keep = ~raw.str.lower().isin(_MISSING_TOKENS).to_numpy()
             failed[name] = (idx[keep], raw[keep])
     if decimal is None:
-        comma = [(name, i, v) for name, (idx, raw) in failed.items() for i, v in zip(idx, raw) if _COMMA_DECIMAL.match(v)]
+        comma = []
+        for name, (idx, raw) in failed.items():
+            hit = raw.str.match(_COMMA_DECIMAL).to_numpy(dtype=bool)
+            if hit.any():
+                first = int(np.flatnonzero(hit)[0])
+                comma.append((name, idx[first], raw.iloc[first]))
         decimal = "," if comma else "."
         if comma:
             dotted = next(
@@ -549,6 +714,7 @@ def _parse_scores(
     percent_seen = 0
     example = None
     bad: list[str] = []
+    n_bad = 0
     for name, (idx, raw) in failed.items():
         fixed = raw
         pct = fixed.str.endswith("%").to_numpy()
@@ -560,15 +726,16 @@ def _parse_scores(
             fixed = fixed.str.replace(",", ".", regex=False)
         again = pd.to_numeric(fixed, errors="coerce").to_numpy(dtype=float)
         parsed[name][idx] = again
-        for i, v, value in zip(idx, raw, again):
-            if np.isnan(value):
-                bad.append(f"{locate(i, name)}: {v!r}")
+        failed_here = np.flatnonzero(np.isnan(again))
+        n_bad += failed_here.size
+        for pos in failed_here[: max(0, _MAX_LISTED - len(bad))]:
+            bad.append(f"{locate(idx[pos], name)}: {raw.iloc[pos]!r}")
     if percent_seen:
         notes.append(f"Removed percent signs from {percent_seen} cell(s) (e.g. '{example}' read as {example[:-1]}).")
-    if bad:
+    if n_bad:
         raise InputError(
-            f"File '{display}': {len(bad)} cell(s) are not numbers: {_listing(bad)}. Every score must be a number; "
-            "fix these cells (or leave them empty and choose a missing-data policy)."
+            f"File '{display}': {n_bad} cell(s) are not numbers: {_count_listing(bad, n_bad)}. Every score must be a "
+            "number; fix these cells (or leave them empty and choose a missing-data policy)."
         )
     return parsed
 
@@ -585,6 +752,8 @@ def load_scores(
     dataset_col: str | None = None,
     classifier_col: str | None = None,
     score_col: str | None = None,
+    max_cells: int | None = None,
+    max_classifiers: int | None = None,
 ) -> ScoreTable:
     """Load a score table from a CSV/TSV file, bytes, text or file object.
 
@@ -607,11 +776,21 @@ def load_scores(
         separator (default: detected; decimal commas are read and recorded in the notes).
     dataset_col, classifier_col, score_col : str, optional
         Column names of a long table when they are not recognised automatically.
+    max_cells, max_classifiers : int, optional
+        Refuse, as early as the size is known and before the heavy work, a table with more scores
+        (data sets x classifiers) or more classifiers than this (the dashboard's limits).
+
+    Cost grows linearly with the size of the file: records are found in one pass (vectorized over the
+    bytes when the file has no quote characters, else one streaming pass of the csv module that keeps
+    two integers per record), the cells are parsed by pandas' C parser, and every check is vectorized;
+    messages name at most a few cells ("and N more").
     """
     if layout not in LAYOUTS:
         raise InputError(f"layout={layout!r} is not known; choose one of {', '.join(LAYOUTS)}.")
+    sep = _check_sep(sep)
     text, display = _read_text(source, name)
-    header, body_lines, line_numbers, header_line, delim = _split_text(text, display, sep)
+    header, body, line_numbers, counts, header_line, delim = _split_text(text, display, sep)
+    del text
     notes: list[str] = []
     if len(header) < 2:
         raise InputError(
@@ -620,17 +799,35 @@ def load_scores(
         )
     if delim != ",":
         notes.append(f"Columns are separated by {_delim_name(delim)}s.")
-    if not body_lines:
+    if not line_numbers.size:
         raise InputError(f"File '{display}' has a header but no data rows. Add one row per data set.")
     is_long = layout == "long" or (layout == "auto" and _looks_long(header, classifier_col, score_col))
+    limits = (max_cells, max_classifiers)
+    if not is_long:
+        _check_size(display, line_numbers.size, len(header) - 1, *limits)
     numeric_from = None if is_long or decimal == "," else 1
-    header, grid = _parse_body(header, body_lines, line_numbers, header_line, delim, display, numeric_from)
+    header, grid = _parse_body(header, body, line_numbers, counts, header_line, delim, display, numeric_from)
+    del body
     if is_long:
         return _build_long(
             header, grid, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col,
-            classifier_col, score_col,
+            classifier_col, score_col, limits,
         )
     return _build_wide(header, grid, line_numbers, display, notes, higher_is_better, missing, decimal)
+
+
+def _check_size(display: str, n: int, k: int, max_cells: int | None, max_classifiers: int | None) -> None:
+    if max_classifiers is not None and k > max_classifiers:
+        raise InputError(
+            f"File '{display}' has {k:,} classifiers; this app compares at most {max_classifiers:,}. Keep the "
+            "classifiers you want to compare, or use compare_lib in a notebook for larger tables."
+        )
+    if max_cells is not None and n * k > max_cells:
+        raise InputError(
+            f"File '{display}' holds {n:,} data sets x {k:,} classifiers = {n * k:,} scores; this app accepts up to "
+            f"{max_cells:,} scores (e.g. 20,000 data sets x 50 classifiers). Keep fewer data sets or classifiers, or "
+            "use compare_lib.load_scores in a notebook for larger tables."
+        )
 
 
 def _build_wide(header, grid, line_numbers, display, notes, higher_is_better, missing, decimal) -> ScoreTable:
@@ -650,8 +847,8 @@ def _build_wide(header, grid, line_numbers, display, notes, higher_is_better, mi
     else:
         parsed = _parse_scores(columns, locate, display, decimal, notes)
     frame = pd.DataFrame(parsed, index=names.to_numpy())
-    labels = tuple(f"line {n}" for n in line_numbers)
-    return ScoreTable(frame, higher_is_better, missing=missing, source=display, notes=tuple(notes), row_labels=labels)
+    return ScoreTable(frame, higher_is_better, missing=missing, source=display, notes=tuple(notes),
+                      row_labels=RowLabels(line_numbers, "line"))
 
 
 def _find_column(header: list[str], explicit: str | None, synonyms: set[str], what: str, display: str) -> int:
@@ -678,11 +875,13 @@ def _maybe_integers(values: pd.Series) -> np.ndarray:
 
 def _build_long(
     header, grid, line_numbers, display, notes, higher_is_better, missing, decimal, dataset_col, classifier_col,
-    score_col,
+    score_col, limits=(None, None),
 ) -> ScoreTable:
     j_data = _find_column(header, dataset_col, _DATASET_NAMES, "data-set", display)
     j_clf = _find_column(header, classifier_col, _CLASSIFIER_NAMES, "classifier", display)
     j_score = _find_column(header, score_col, _SCORE_NAMES, "score", display)
+    if limits != (None, None):
+        _check_size(display, len(pd.unique(grid[j_data].to_numpy())), len(pd.unique(grid[j_clf].to_numpy())), *limits)
     fold_cols = [
         j for j, h in enumerate(header) if j not in (j_data, j_clf, j_score) and h.strip().lower() in _FOLD_NAMES
     ]
@@ -703,14 +902,16 @@ def _build_long(
     values = _parse_scores({header[j_score]: grid[j_score]}, locate, display, decimal, notes)[header[j_score]]
     inf = np.flatnonzero(np.isinf(values))
     if inf.size:
-        cells = [f"{locate(i, None)}: {grid[j_score].iloc[i]!r}" for i in inf]
-        raise InputError(f"File '{display}': infinite score(s): {_listing(cells)}. Scores must be finite numbers.")
+        cells = [f"{locate(i, None)}: {grid[j_score].iloc[i]!r}" for i in inf[:_MAX_LISTED]]
+        raise InputError(
+            f"File '{display}': infinite score(s): {_count_listing(cells, inf.size)}. Scores must be finite numbers."
+        )
     nan = np.flatnonzero(np.isnan(values))
-    na_rows = [locate(i, None) for i in nan]
+    na_rows = [locate(i, None) for i in nan[:_MAX_LISTED]]
     if na_rows and missing == "error":
         raise InputError(
-            f"File '{display}': {len(na_rows)} missing score(s): {_listing(na_rows)}. Fill them in, remove the rows, "
-            "or choose a missing-data policy."
+            f"File '{display}': {nan.size} missing score(s): {_count_listing(na_rows, nan.size)}. Fill them in, remove "
+            "the rows, or choose a missing-data policy."
         )
     fold_names = [header[j] for j in fold_cols]
     folds = pd.DataFrame(
@@ -728,16 +929,18 @@ def _build_long(
     if fold_names and not dup.empty:
         first = dup.iloc[0]
         where = ", ".join(f"{c}={first[c]!r}" for c in key)
+        same = dup[(dup[key] == first[key]).all(axis=1)]["line"].to_numpy()
         raise InputError(
             f"File '{display}': the same {where} appears on lines "
-            f"{', '.join(str(x) for x in dup[(dup[key] == first[key]).all(axis=1)]['line'])}. "
+            f"{_count_listing([str(x) for x in same[:_MAX_LISTED]], same.size).replace('; ', ', ')}. "
             "Each repetition/fold may appear once per data set and classifier."
         )
     if na_rows:
-        notes.append(f"{len(na_rows)} fold-level row(s) with a missing score were left out of the averages: {_listing(na_rows)}.")
+        notes.append(f"{nan.size} fold-level row(s) with a missing score were left out of the averages: "
+                     f"{_count_listing(na_rows, nan.size)}.")
     present = folds.dropna(subset=["score"])
-    datasets = list(dict.fromkeys(folds["dataset"]))
-    classifiers = list(dict.fromkeys(folds["classifier"]))
+    datasets = pd.unique(folds["dataset"].to_numpy())  # order of first appearance, vectorized
+    classifiers = pd.unique(folds["classifier"].to_numpy())
     grouped = present.groupby(["dataset", "classifier"], sort=False)["score"]
     counts = grouped.size()
     means = grouped.mean().unstack("classifier").reindex(index=datasets, columns=classifiers)
@@ -752,8 +955,8 @@ def _build_long(
         if not fold_names:
             notes.append("No repetition/fold column was found, so repeated rows of a cell were treated as repetitions.")
     # A cell that has no row at all is missing: the policy decides.
-    first_line = dict(zip(reversed(folds["dataset"].tolist()), reversed(lines)))
-    labels = tuple(f"first on line {first_line[d]}" for d in datasets)
+    first_line = folds.drop_duplicates("dataset").set_index("dataset")["line"].reindex(datasets).to_numpy()
+    labels = RowLabels(first_line, "first on line")
     folds = folds.drop(columns="line")
     return ScoreTable(
         means.astype(object),

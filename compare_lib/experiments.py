@@ -16,6 +16,7 @@ On a Dask cluster the same grid runs unchanged through joblib's Dask backend: cr
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -27,6 +28,20 @@ import pandas as pd
 from .errors import InputError
 
 BUILTIN_CLASSIFIERS = ("naive Bayes", "decision tree", "k-NN", "logistic regression", "random forest")
+#: scikit-learn modules whose classifiers may be named as 'sklearn.module.Class' (nothing else is imported).
+ALLOWED_MODULES = (
+    "sklearn.discriminant_analysis", "sklearn.dummy", "sklearn.ensemble", "sklearn.gaussian_process",
+    "sklearn.linear_model", "sklearn.naive_bayes", "sklearn.neighbors", "sklearn.neural_network", "sklearn.svm",
+    "sklearn.tree",
+)
+#: Bounds that keep one call from running for hours: every limit is stated in the error message.
+MAX_CLASSIFIERS = 20
+MAX_SEEDS = 1000
+MAX_RUNS = 1000
+MAX_FOLDS = 100
+MAX_FITS = 200_000
+#: Keyword arguments that set the amount of work, and their largest accepted values.
+MAX_WORK_PARAMS = {"n_estimators": 2000, "max_iter": 100_000, "n_neighbors": 1000, "n_restarts_optimizer": 20}
 BUILTIN_DATASETS = ("iris", "wine", "breast cancer", "digits", "synthetic (easy)", "synthetic (hard)")
 
 
@@ -47,18 +62,22 @@ def parse_scheme(spec: str | Scheme) -> Scheme:
     text = str(spec).strip().lower()
     if text == "5x2cv":
         return Scheme("5x2cv", 5, 2)
-    m = re.fullmatch(r"(?:(\d+)\s*x\s*)?(\d+)-fold cv", text)
+    m = re.fullmatch(r"(?:(\d{1,9})\s*x\s*)?(\d{1,9})-fold cv", text)
     if m:
         runs = int(m.group(1) or 1)
         folds = int(m.group(2))
         if folds < 2 or runs < 1:
             raise InputError(f"Scheme {spec!r}: need at least 2 folds and 1 run.")
+        if folds > MAX_FOLDS or runs > MAX_RUNS:
+            raise InputError(f"Scheme {spec!r}: at most {MAX_RUNS} runs of at most {MAX_FOLDS} folds.")
         return Scheme(text, runs, folds)
-    m = re.fullmatch(r"subsampling\s+(\d+)\s*x\s*(\d+(?:\.\d+)?)%", text)
+    m = re.fullmatch(r"subsampling\s+(\d{1,9})\s*x\s*(\d{1,3}(?:\.\d{1,6})?)%", text)
     if m:
         runs, share = int(m.group(1)), float(m.group(2)) / 100
         if not 0 < share < 1 or runs < 2:
             raise InputError(f"Scheme {spec!r}: the test share must be between 0% and 100% and runs >= 2.")
+        if runs > MAX_RUNS:
+            raise InputError(f"Scheme {spec!r}: at most {MAX_RUNS} random splits.")
         return Scheme(text, runs, 1, share)
     raise InputError(
         f"Unknown scheme {spec!r}. Use '10-fold cv', 'R x K-fold cv' (e.g. '10x10-fold cv'), '5x2cv' or "
@@ -94,13 +113,30 @@ def make_classifier(name: str) -> Any:
             "such as 'sklearn.svm.SVC' (optionally followed by JSON arguments, e.g. 'sklearn.svm.SVC {\"C\": 10}')."
         )
     module_name, cls_name, kwargs = m.group(1), m.group(2), m.group(3)
+    if module_name not in ALLOWED_MODULES:
+        raise InputError(
+            f"{module_name!r} is not offered: name a classifier from {', '.join(ALLOWED_MODULES)} "
+            "(e.g. 'sklearn.svm.SVC')."
+        )
     try:
+        from sklearn.base import ClassifierMixin
+
         cls = getattr(importlib.import_module(module_name), cls_name)
+        if not (isinstance(cls, type) and issubclass(cls, ClassifierMixin)) or cls_name.startswith("_"):
+            raise InputError(f"{module_name}.{cls_name} is not a scikit-learn classifier.")
         params = json.loads(kwargs) if kwargs else {}
+        if not isinstance(params, dict):
+            raise InputError(f"The arguments of {name!r} must be a JSON object, e.g. {{\"C\": 10}}.")
+        for key, limit in MAX_WORK_PARAMS.items():
+            value = params.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value > limit:
+                raise InputError(f"{cls_name}: {key} = {value} is above the limit of {limit} (it sets the work done).")
         return cls(**params)
     except (ImportError, AttributeError) as err:
         raise InputError(f"Cannot find {module_name}.{cls_name}: {err}.") from None
     except (json.JSONDecodeError, TypeError, ValueError) as err:
+        if isinstance(err, InputError):
+            raise
         raise InputError(f"Cannot build {name!r}: {err}. Check the JSON arguments.") from None
 
 
@@ -177,7 +213,17 @@ def run_experiment(
     classifiers = list(classifiers)
     datasets = list(datasets)
     schemes = [parse_scheme(s) for s in schemes]
-    seeds = [int(s) for s in seeds]
+    seeds = [int(s) for s in itertools.islice(seeds, MAX_SEEDS + 1)]  # never materialize range(10**9)
+    if len(seeds) > MAX_SEEDS:
+        raise InputError(f"More than {MAX_SEEDS} seeds: at most {MAX_SEEDS} repetitions of the experiment are run.")
+    if len(classifiers) > MAX_CLASSIFIERS:
+        raise InputError(f"{len(classifiers)} classifiers: at most {MAX_CLASSIFIERS} are trained in one experiment.")
+    fits = len(datasets) * len(seeds) * len(classifiers) * sum(s.runs * max(s.folds, 1) for s in schemes)
+    if fits > MAX_FITS:
+        raise InputError(
+            f"This experiment would train {fits:,} models; the limit is {MAX_FITS:,}. Use fewer seeds, schemes, data "
+            "sets or classifiers."
+        )
     if len(classifiers) < 2:
         raise InputError("Pick at least 2 classifiers to compare.")
     if not datasets or not schemes or not seeds:

@@ -37,9 +37,13 @@ from .critical import nemenyi_q
 from .data import ScoreTable, as_table
 from .errors import InputError
 from .ranks import win_fraction
-from .two_classifiers import _check_alpha, sign_test, wilcoxon
+from .two_classifiers import _check_alpha, sign_test_rows, wilcoxon_rows
 
 POOL_PROCEDURES = ("bonferroni", "nemenyi", "holm")
+#: Bounds of pool_power_simulation (each stated in its error message).
+MAX_SIMULATION_REPS = 100_000
+MAX_SIMULATION_N = 2_000
+MAX_SIMULATION_ALGORITHMS = 30
 #: Pools are listed one by one only up to this many classifiers (2^(k-2) pools per pair).
 MAX_ENUMERATED_POOL_K = 22
 #: Holm within every pool needs every pair of every pool; this bounds the work.
@@ -320,49 +324,52 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     pool = list(t.classifiers if pool is None else pool)
     if len(pool) < 2:
         raise InputError("A pool needs at least 2 classifiers.")
-    for name in pool:
-        if name not in t.classifiers:
-            raise InputError(f"{name!r} is not among the classifiers {t.classifiers}.")
+    present = set(t.classifiers)
+    unknown = [name for name in pool if name not in present]
+    if unknown:
+        raise InputError(f"{unknown[0]!r} is not among the classifiers of the table; pick the pool from them.")
+    if len(set(pool)) != len(pool):
+        raise InputError("The pool names a classifier twice; list each classifier once.")
     _check(t, alpha, "nemenyi" if procedure == "nemenyi" else "bonferroni")
 
-    def verdicts_in(names: list[str]) -> dict:
-        # Exact integer rank sums and the integer critical value of pool_counts(): the same verdicts.
-        sums = t.subset(names).doubled_rank_sums
-        m, n = len(names), t.n_datasets
-        crit = _critical_units(m, n, float(alpha), procedure)
-        denom = 2 * n * math.sqrt(m * (m + 1) / (6 * n))
-        n_hyp = m * (m - 1) // 2
-        out = {}
-        for x, y in combinations(names, 2):
-            diff = int(sums[y]) - int(sums[x])
-            z = diff / denom
-            out[(x, y)] = {"z": z, "p": float(min(1.0, 2 * stats.norm.sf(abs(z)))), "reject": abs(diff) >= crit,
-                           "n_hyp": n_hyp}
-        return out
+    n = t.n_datasets
+    index = {name: i for i, name in enumerate(t.classifiers)}
+    members = np.array([index[name] for name in pool], dtype=np.int64)
+    m, k = members.size, t.n_classifiers
+    a_idx, b_idx = np.triu_indices(m, 1)
+    pairs = np.column_stack([members[a_idx], members[b_idx]])
+    u = _units(t)
 
-    here, full = verdicts_in(pool), verdicts_in(t.classifiers)
-    full_hyp = len(t.classifiers) * (len(t.classifiers) - 1) // 2
-    rows = []
-    s = t.scores
-    for (x, y), v in here.items():
-        fx = full[(x, y)] if (x, y) in full else full[(y, x)]
-        w = wilcoxon(s[x], s[y], higher_is_better=t.higher_is_better).pvalue
-        g = sign_test(s[x], s[y], higher_is_better=t.higher_is_better).pvalue
-        n_hyp = v["n_hyp"]
-        row = {
-            "a": x, "b": y,
-            "z_mean_ranks": v["z"], "p_mean_ranks": v["p"], "reject_mean_ranks": bool(v["reject"]),
-            "p_wilcoxon": w, "reject_wilcoxon": min(1.0, n_hyp * w) <= alpha,
-            "p_sign": g, "reject_sign": min(1.0, n_hyp * g) <= alpha,
-            "z_mean_ranks_full": fx["z"] if (x, y) in full else -fx["z"],
-            "reject_mean_ranks_full": bool(fx["reject"]),
-            "reject_wilcoxon_full": min(1.0, full_hyp * w) <= alpha,
-            "reject_sign_full": min(1.0, full_hyp * g) <= alpha,
-        }
-        for test in ("mean_ranks", "wilcoxon", "sign"):
-            row[f"changed_{test}"] = row[f"reject_{test}"] != row[f"reject_{test}_full"]
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+    def rank_diff_units(pool_members: np.ndarray) -> np.ndarray:
+        # 2N (R_b - R_a) inside the pool, from exact integers: sum over pool members j of u[j, b] - u[j, a].
+        col = u[pool_members].sum(axis=0)
+        return col[pairs[:, 1]] - col[pairs[:, 0]]
+
+    def verdicts(diff: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        z = diff / (2 * n * math.sqrt(size * (size + 1) / (6 * n)))  # > 0 when a ranks better
+        reject = np.abs(diff) >= _critical_units(size, n, float(alpha), procedure)
+        return z, np.minimum(1.0, 2 * stats.norm.sf(np.abs(z))), reject
+
+    z_here, p_here, rej_here = verdicts(rank_diff_units(members), m)
+    z_full, _, rej_full = verdicts(rank_diff_units(np.arange(k)), k)
+    # Wilcoxon and sign p-values depend on the pair only (the library's vectorized cores).
+    from .posthoc import _pairwise
+
+    wil = _pairwise(t, pairs, "wilcoxon", "demsar", "auto")[1]
+    sgn = _pairwise(t, pairs, "sign", "demsar", "auto")[1]
+    n_hyp, full_hyp = m * (m - 1) // 2, k * (k - 1) // 2
+    names = np.asarray(pool, dtype=object)
+    frame = pd.DataFrame({
+        "a": names[a_idx], "b": names[b_idx],
+        "z_mean_ranks": z_here, "p_mean_ranks": p_here, "reject_mean_ranks": rej_here,
+        "p_wilcoxon": wil, "reject_wilcoxon": np.minimum(1.0, n_hyp * wil) <= alpha,
+        "p_sign": sgn, "reject_sign": np.minimum(1.0, n_hyp * sgn) <= alpha,
+        "z_mean_ranks_full": z_full, "reject_mean_ranks_full": rej_full,
+        "reject_wilcoxon_full": np.minimum(1.0, full_hyp * wil) <= alpha,
+        "reject_sign_full": np.minimum(1.0, full_hyp * sgn) <= alpha,
+    })
+    for test in ("mean_ranks", "wilcoxon", "sign"):
+        frame[f"changed_{test}"] = frame[f"reject_{test}"] != frame[f"reject_{test}_full"]
     frame.attrs.update(pool=tuple(pool), alpha=float(alpha), procedure=procedure)
     return frame
 
@@ -386,20 +393,22 @@ def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps:
     k = means.size
     if k < 2:
         raise InputError("Give the means of at least two algorithms (A and B first).")
+    if not np.isfinite(means).all() or not (np.isfinite(sd) and sd > 0):
+        raise InputError("The means must be finite numbers and sd a positive number.")
     if int(n) != n or n < 2 or int(reps) != reps or reps < 1:
         raise InputError("n (data sets) must be >= 2 and reps >= 1, whole numbers.")
+    if k > MAX_SIMULATION_ALGORITHMS or n > MAX_SIMULATION_N or reps > MAX_SIMULATION_REPS:
+        raise InputError(
+            f"The simulation runs at most {MAX_SIMULATION_REPS:,} repetitions of at most {MAX_SIMULATION_N:,} data sets "
+            f"and {MAX_SIMULATION_ALGORITHMS} algorithms (asked: {int(reps):,}, {int(n):,}, {k}); larger runs take "
+            "minutes without changing the lesson."
+        )
+    n, reps = int(n), int(reps)
+    chunk = max(1, min(int(chunk), 2_000_000 // (n * k)))  # at most ~2 million simulated scores in memory
     _check_alpha(alpha)
     rng = np.random.default_rng(seed)
     z_crit = stats.norm.isf(alpha / 2)
     se = math.sqrt(k * (k + 1) / (6 * n))
-    # Exact null distribution of R+ for n untied differences.
-    null = np.zeros(n * (n + 1) // 2 + 1)
-    null[0] = 1.0
-    for r in range(1, n + 1):
-        null[r:] = 0.5 * null[r:] + 0.5 * null[:-r].copy()
-        null[:r] *= 0.5
-    null_cdf = np.cumsum(null)
-    binom_cdf = stats.binom.cdf(np.arange(n + 1), n, 0.5)
     hits = {"sign test": 0, "Wilcoxon signed-ranks": 0, "mean-ranks z": 0}
     done = 0
     while done < reps:
@@ -410,14 +419,9 @@ def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps:
         z = np.abs(mr[:, 0] - mr[:, 1]) / se
         hits["mean-ranks z"] += int((z >= z_crit).sum())
         d = x[:, :, 1] - x[:, :, 0]
-        wins = (d > 0).sum(axis=1)
-        p_sign = np.minimum(1.0, 2 * binom_cdf[np.minimum(wins, n - wins)])
-        hits["sign test"] += int((p_sign <= alpha).sum())
-        rk = stats.rankdata(np.abs(d), axis=1)
-        r_plus = (rk * (d > 0)).sum(axis=1)
-        t_stat = np.minimum(r_plus, n * (n + 1) / 2 - r_plus).astype(int)
-        p_wil = np.minimum(1.0, 2 * null_cdf[t_stat])
-        hits["Wilcoxon signed-ranks"] += int((p_wil <= alpha).sum())
+        # The library's own vectorized tests (exact binomial; exact Wilcoxon, continuous scores: no ties).
+        hits["sign test"] += int((sign_test_rows(d)["p"] <= alpha).sum())
+        hits["Wilcoxon signed-ranks"] += int((wilcoxon_rows(d)["p"] <= alpha).sum())
         done += size
         if progress is not None:
             progress(done / reps)

@@ -53,9 +53,16 @@ def win_tie_loss(scores: np.ndarray, *, higher_is_better: bool) -> tuple[np.ndar
     """
     values = np.asarray(scores, dtype=float)
     oriented = values if higher_is_better else -values
-    diff = oriented[:, :, None] - oriented[:, None, :]
-    wins = (diff > 0).sum(axis=0)
-    ties = (diff == 0).sum(axis=0)
+    n, k = oriented.shape
+    wins = np.zeros((k, k), dtype=np.int64)
+    ties = np.zeros((k, k), dtype=np.int64)
+    # Rows in chunks so that the N x k x k comparison never holds more than ~4 million cells.
+    step = max(1, 4_000_000 // max(1, k * k))
+    for lo in range(0, n, step):
+        block = oriented[lo : lo + step]
+        diff = block[:, :, None] - block[:, None, :]
+        wins += (diff > 0).sum(axis=0)
+        ties += (diff == 0).sum(axis=0)
     return wins, ties, wins.T.copy()
 
 
@@ -75,11 +82,6 @@ def win_fraction(scores: np.ndarray, *, higher_is_better: bool) -> np.ndarray:
 def win_tie_loss_frame(scores: pd.DataFrame, *, higher_is_better: bool) -> pd.DataFrame:
     """Tidy wins/ties/losses: one row per ordered pair (a, b) with a != b."""
     wins, ties, losses = win_tie_loss(scores.to_numpy(), higher_is_better=higher_is_better)
-    names = list(scores.columns)
-    rows = [
-        {"a": names[i], "b": names[j], "wins": int(wins[i, j]), "ties": int(ties[i, j]), "losses": int(losses[i, j])}
-        for i in range(len(names))
-        for j in range(len(names))
-        if i != j
-    ]
-    return pd.DataFrame(rows, columns=["a", "b", "wins", "ties", "losses"])
+    names = np.asarray(scores.columns, dtype=object)
+    i, j = np.nonzero(~np.eye(names.size, dtype=bool))
+    return pd.DataFrame({"a": names[i], "b": names[j], "wins": wins[i, j], "ties": ties[i, j], "losses": losses[i, j]})

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
@@ -116,6 +117,11 @@ def replicability_counts(rejections, n: int) -> ReplicabilityResult:
 # the experiment: every test is the library's own vectorized core (two_classifiers.*_rows,
 # critical.*_sf_many, adjust.*_rows), so a sample gets exactly the p-value the library gives it.
 
+
+#: Bounds of selection_experiment (each stated in its error message).
+MAX_SAMPLES = 50_000
+MAX_BIASES = 201
+MAX_SAMPLE_CELLS = 20_000_000
 
 SELECTION_TESTS = {
     "t-test": "two classifiers",
@@ -262,6 +268,17 @@ def selection_experiment(
         )
     if int(samples) != samples or samples < 2:
         raise InputError("samples must be a whole number >= 2.")
+    if samples > MAX_SAMPLES:
+        raise InputError(f"samples = {samples:,}: at most {MAX_SAMPLES:,} samples per bias are drawn.")
+    biases = list(itertools.islice(biases, MAX_BIASES + 1))  # never materialize range(10**7)
+    if len(biases) > MAX_BIASES:
+        raise InputError(f"More than {MAX_BIASES} biases: the experiment runs at most {MAX_BIASES} values of k.")
+    cells = int(samples) * max(n_data, int(n_sets) * t.n_classifiers)
+    if cells > MAX_SAMPLE_CELLS:
+        raise InputError(
+            f"{int(samples):,} samples of this {n_data} x {t.n_classifiers} table need {cells:,} cells per bias; the limit "
+            f"is {MAX_SAMPLE_CELLS:,}. Draw fewer samples."
+        )
     tests = list(SELECTION_TESTS) if tests is None else list(tests)
     unknown = [x for x in tests if x not in SELECTION_TESTS]
     if unknown:

@@ -6,6 +6,7 @@ Everything the dashboard writes in words is produced here, so a notebook gets th
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -166,11 +167,61 @@ def omnibus_verdict(
     return "\n\n".join(lines)
 
 
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+    "|": r"\textbar{}", '"': r"\textquotedbl{}",
+}
+_LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+
+
 def _latex_escape(text: str) -> str:
-    out = str(text)
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}")):
-        out = out.replace(a, b)
+    """Text for a LaTeX table cell: each special character replaced once (one pass, so the braces of
+    \\textbackslash{} are not escaped again), control characters and line separators made spaces."""
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], _CONTROL_RE.sub(" ", str(text)))
+
+
+#: Cells a spreadsheet would run as a formula (OWASP's CSV injection list).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _neutral(value):
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def to_csv(frame: pd.DataFrame, *, index: bool = False) -> str:
+    """CSV text of a table for download: text cells that a spreadsheet would execute (starting with =, +,
+    -, @, tab or a line break) get a leading apostrophe; numbers stay numbers."""
+    out = frame.reset_index() if index else frame.copy()
+    out.columns = [_neutral(str(c)) for c in out.columns]
+    for col in out.columns:
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
+            out[col] = out[col].map(_neutral)
+    return out.to_csv(index=False)
+
+
+def p_text(p: float) -> str:
+    """A p-value for a table cell, in one format: 4 decimals from 0.001 up ("0.0319", "1.0000"), 3
+    significant digits in scientific notation below ("4.49e-08"), "< 1e-300" for an underflow to 0 and
+    "undefined" for NaN; never a bare 0 or a 30-digit decimal."""
+    if p is None or (isinstance(p, (float, np.floating)) and math.isnan(p)):
+        return "undefined"
+    if p == 0:
+        return "< 1e-300"
+    if p < 1e-3:
+        return f"{p:.2e}"
+    return f"{p:.4f}"
+
+
+def with_p_text(frame: pd.DataFrame, columns) -> pd.DataFrame:
+    """A copy of ``frame`` for display with the given p-value columns as :func:`p_text` strings."""
+    out = frame.copy()
+    for col in columns:
+        if col in out.columns:
+            out[col] = [p_text(v) for v in out[col].to_numpy(dtype=float)]
     return out
 
 
@@ -209,11 +260,17 @@ def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | No
     return "\n".join(lines) + "\n"
 
 
-def scores_with_ranks(table) -> pd.DataFrame:
-    """Demšar's Table 6 layout: each cell 'score (rank)', with a final 'average rank' row (strings)."""
+def scores_with_ranks(table, *, max_rows: int | None = None) -> pd.DataFrame:
+    """Demšar's Table 6 layout: each cell 'score (rank)', with a final 'average rank' row (strings).
+
+    ``max_rows`` shows only the first data sets (the average ranks always use all of them)."""
     scores, ranks = table.scores, table.ranks
-    cells = scores.map(lambda v: f"{v:.6g}") + " (" + ranks.map(lambda r: f"{r:g}") + ")"
-    avg = pd.DataFrame([table.mean_ranks.map(lambda r: f"{r:.3f}")], index=["average rank"])
+    if max_rows is not None:
+        scores, ranks = scores.iloc[:max_rows], ranks.iloc[:max_rows]
+    text = np.char.add(np.char.add(np.char.mod("%.6g", scores.to_numpy()), " ("),
+                       np.char.add(np.char.mod("%g", ranks.to_numpy()), ")"))
+    cells = pd.DataFrame(text.astype(object), index=scores.index, columns=scores.columns)
+    avg = pd.DataFrame([[f"{r:.3f}" for r in table.mean_ranks]], index=["average rank"], columns=scores.columns)
     return pd.concat([cells, avg])
 
 

@@ -1,19 +1,22 @@
-"""Entry point: page config, shared sidebar settings, navigation.
+"""Entry point: page config, a shared link's view, the sidebar settings, navigation.
 
-Run with ``streamlit run dashboard/app.py`` after ``pip install -e .``.
+Run with ``streamlit run dashboard/app.py`` after ``pip install -e .``. Every page runs inside
+:func:`ui.guarded`, so no input can put a traceback on the screen.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+import links
+import state
 import ui
 
 st.set_page_config(page_title="Compare classifiers over data sets", layout="wide")
 
-ui.apply_query_params()
-ui.ensure_table()
-st.session_state.setdefault("alpha", 0.05)
+links.apply_query_params()
+state.ensure_table()
+st.session_state.setdefault("alpha", state.ALPHA_DEFAULT)
 
 pages = [
     st.Page("app_pages/load_data.py", title="Load data", default=True),
@@ -28,13 +31,13 @@ with st.sidebar:
     st.markdown("### Settings")
     st.number_input(
         "Significance level α",
-        min_value=0.001,
-        max_value=0.5,
+        min_value=state.ALPHA_MIN,
+        max_value=state.ALPHA_MAX,
         step=0.01,
         format="%.3f",
         key="alpha",
-        help="Used by every test and procedure on every page. A hypothesis is rejected when its (adjusted) "
-        "p-value is at most α.",
+        help=f"Used by every test and procedure on every page (between {state.ALPHA_MIN:g} and {state.ALPHA_MAX:g}). "
+        "A hypothesis is rejected when its (adjusted) p-value is at most α.",
     )
     st.caption(
         "Methods: Demšar (2006), García & Herrera (2008), Benavoli, Corani & Mangili (2016). "
@@ -42,9 +45,9 @@ with st.sidebar:
     )
 
 for problem in st.session_state.pop("query_problems", []):
-    st.warning(problem)
-page.run()
+    st.warning(ui.esc(problem))
+ui.guarded(page.run)
 
 with st.sidebar:
     # After the page ran, so that a change made on the page is already reflected.
-    st.caption(f"**Data:** {ui.table_caption(ui.active_table())}")
+    st.caption("**Data:** " + ui.esc(state.table_caption(state.active_table())))

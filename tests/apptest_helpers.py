@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -36,7 +37,18 @@ def goto(at: AppTest, page: str) -> AppTest:
     return at
 
 
+def unescape(text: str) -> str:
+    """What the reader sees of a Markdown source escaped by ui.esc (backslash escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def texts(elements) -> list[str]:
+    """The text of elements as displayed (escapes of user text removed)."""
+    return [unescape(str(e.value)) for e in elements]
+
+
+def raw_texts(elements) -> list[str]:
+    """The Markdown source of elements, as Streamlit receives it."""
     return [str(e.value) for e in elements]
 
 

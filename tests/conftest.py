@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -8,6 +9,9 @@ import pytest
 import compare_lib as cl
 
 ROOT = Path(__file__).resolve().parents[1]
+# AppTest runs the pages in this process: let a bug surface as an exception instead of the page's
+# generic "something went wrong" message (the browser tests' server does not set it).
+os.environ["COMPARE_DASHBOARD_RAISE"] = "1"
 SAMPLES = ROOT / "sample_data"
 DATA = Path(__file__).resolve().parent / "data"
 

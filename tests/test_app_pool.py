@@ -96,7 +96,7 @@ def test_demo_example2_bad_means():
     at.text_input[0].set_value("5, six, 7")
     at.button(key="FormSubmitter:demo2-Run the simulation").click()
     at.run()
-    assert any("Could not read the means" in e for e in texts(at.error))
+    assert any("Give at most 20 numbers" in e for e in texts(at.error))
 
 
 def test_demo_example3_button():

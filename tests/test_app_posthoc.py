@@ -152,6 +152,6 @@ def test_many_classifiers_leave_out_bergmann_hommel():
     assert not at.exception and not at.error
     options = by_label(at.selectbox, "Procedure").options  # the displayed labels
     assert "Shaffer (static)" in options and "Bergmann-Hommel" not in options
-    assert any("offered up to 15 classifiers" in c for c in texts(at.caption))
+    assert any("offered up to 14 classifiers" in c for c in texts(at.caption))
     apv = next(d.value for d in at.dataframe if "APV Shaffer (static)" in d.value.columns)
     assert len(apv) == 190 and "APV Bergmann-Hommel" not in apv.columns

@@ -77,7 +77,7 @@ def test_run_experiment_section_and_use_the_averages():
     at.button(key="w_use_experiment").click()
     at.run()
     assert not at.exception
-    assert any("experiment run on this page · 2 data sets × 2 classifiers" in c for c in texts(at.caption))
+    assert any("experiment run on the Replicability page · 2 data sets × 2 classifiers" in c for c in texts(at.caption))
 
 
 def test_run_experiment_bad_classifier():
@@ -86,4 +86,4 @@ def test_run_experiment_bad_classifier():
     at.button(key="FormSubmitter:experiment-Run").click()
     at.run()
     assert not at.exception
-    assert any("Cannot find sklearn.nothing.Here" in e for e in texts(at.error))
+    assert any("'sklearn.nothing' is not offered" in e for e in texts(at.error))

@@ -1,25 +1,29 @@
-"""Omnibus tests: Friedman, Iman-Davenport and repeated-measures ANOVA side by side."""
+"""Omnibus tests: Friedman, Iman-Davenport, the exact permutation p where it exists, and RM-ANOVA."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 import compare_lib as cl
+import links
+import state
 import ui
 
 st.title("Omnibus tests")
-table = ui.active_table()
-alpha = ui.alpha()
-st.caption(ui.table_caption(table))
+table = state.active_table()
+alpha = state.alpha()
+ui.caption(table)
 
 tie_correction = st.toggle(
     "Correct the Friedman statistic for ties",
-    value=False,
+    value=bool(st.session_state.get("om_tie", False)),
     key="w_tie_correction",
     help="Off: exactly Demšar's formula (his worked numbers). On: divided by 1 − Σ(t³ − t)/(N k (k² − 1)), "
-    "as scipy and R's friedman.test compute it.",
+    "as scipy and R's friedman.test compute it. The exact p-value is the same either way.",
 )
-results = ui.call(ui.omnibus, table.scores, table.higher_is_better, tie_correction)
+st.session_state["om_tie"] = tie_correction
+links.share_view(tie=tie_correction)
+results = ui.call(ui.omnibus, state.active_token(), table, tie_correction)
 if results is None:
     st.stop()
 fr, ff, an, exact = results
@@ -53,10 +57,10 @@ for note in ff.notes + an.notes:
     st.info(note)
 
 summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact)
-st.dataframe(summary, width="stretch", hide_index=True)
+st.dataframe(cl.report.with_p_text(summary, ["p"]), width="stretch", hide_index=True)
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
-st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None)
+st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=True)
 
 tab_ranks, tab_heat = st.tabs(["Mean ranks", "Ranks per data set"])
 with tab_ranks:
@@ -71,13 +75,17 @@ with st.expander("What do these tests do?"):
         "more than chance allows (Demšar 2006, §3.2.2):"
     )
     st.latex(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right] \sim \chi^2_{k-1}")
-    st.markdown(
-        "Iman and Davenport showed this is too conservative and proposed"
-    )
+    st.markdown("Iman and Davenport showed this is too conservative and proposed")
     st.latex(r"F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F} \sim F_{k-1,\,(k-1)(N-1)}")
+    st.markdown(
+        "Both are approximations. For small tables the app also computes the **exact p-value**: the share of "
+        "all the ways the data sets could have ranked the classifiers, if they were equivalent, that give a "
+        "statistic at least as large. It is the same for $\\chi^2_F$ and $F_F$ (one grows with the other), and "
+        "needs no rule of thumb about N and k."
+    )
     st.markdown(
         "The **repeated-measures ANOVA** compares the mean scores instead of the ranks. It assumes normally "
         "distributed, commensurable scores and sphericity, which results on different data sets rarely "
         "satisfy; Demšar recommends the rank-based tests. The χ² approximation wants N > 10 and k > 5; "
-        "below that, prefer F_F or exact tables."
+        "below that, prefer F_F or the exact p-value."
     )

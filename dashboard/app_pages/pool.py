@@ -5,13 +5,18 @@ from __future__ import annotations
 import streamlit as st
 
 import compare_lib as cl
+import links
+import state
 import ui
+from ui import esc
 
 st.title("Pool sensitivity")
-table = ui.active_table()
-alpha = ui.alpha()
-version = st.session_state.get("table_version", 0)  # widgets listing classifiers restart with a new table
-st.caption(ui.table_caption(table))
+table = state.active_table()
+token = state.active_token()
+alpha = state.alpha()
+ss = st.session_state
+version = ss.get("table_version", 0)  # widgets listing classifiers restart with a new table
+ui.caption(table)
 st.markdown(
     "The mean-ranks post-hoc test compares the Friedman mean ranks of A and B, and those ranks depend on "
     "every other classifier in the experiment. So the verdict on **A vs B can change when C is added or "
@@ -26,14 +31,27 @@ PROCEDURES = {
     "Nemenyi (studentized range)": "nemenyi",
     "Holm within the pool": "holm",
 }
+codes = list(PROCEDURES.values())
+stored_proc = ss.get("pool_procedure", "bonferroni")
+if stored_proc not in codes:
+    st.warning(esc(f"The procedure {stored_proc!r} from the link is not offered here; using Bonferroni."))
+    stored_proc = "bonferroni"
 c1, c2 = st.columns([2, 1])
 procedure = PROCEDURES[
-    c1.radio("Correction for the pool's m(m−1)/2 comparisons", list(PROCEDURES), horizontal=True, key="w_pool_proc")
+    c1.radio("Correction for the pool's m(m−1)/2 comparisons", list(PROCEDURES), index=codes.index(stored_proc),
+             horizontal=True, key="w_pool_proc")
 ]
+ss["pool_procedure"] = procedure
 require_friedman = c2.checkbox(
-    "Friedman must reject first", value=False, key="w_pool_friedman",
+    "Friedman must reject first", value=bool(ss.get("pool_friedman", False)), key="w_pool_friedman",
     help="Count a pool's verdict as significant only if that pool's Friedman test rejects at α.",
 )
+ss["pool_friedman"] = require_friedman
+
+names = table.classifiers
+present = set(names)
+stored = [c for c in ss.get("pool_members", names) if c in present]
+members_default = list(dict.fromkeys(stored)) if len(set(stored)) >= 2 else names
 
 tab_explore, tab_pair, tab_matrix, tab_demo = st.tabs(
     ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
@@ -41,19 +59,19 @@ tab_explore, tab_pair, tab_matrix, tab_demo = st.tabs(
 
 # -- subset explorer ------------------------------------------------------------------------------
 with tab_explore:
-    stored = [c for c in st.session_state.get("pool_members", table.classifiers) if c in table.classifiers]
     members = st.multiselect(
-        "Classifiers in the pool (add or remove and watch the verdicts)", table.classifiers,
-        default=stored if len(stored) >= 2 else table.classifiers, key=f"w_pool_members_{version}",
+        "Classifiers in the pool (add or remove and watch the verdicts)", names,
+        default=members_default, key=f"w_pool_members_{version}",
     )
     if len(members) < 2:
         st.error("Keep at least 2 classifiers in the pool.")
     else:
-        st.session_state["pool_members"] = members
+        ss["pool_members"] = members
         pool_table = table.subset(members)
-        ver = ui.call(ui.pool_verdicts, table.scores, table.higher_is_better, tuple(members), alpha,
+        ver = ui.call(ui.pool_verdicts, token, table, tuple(members), alpha,
                       "nemenyi" if procedure == "nemenyi" else "bonferroni")
-        fr = ui.call(ui.omnibus, pool_table.scores, pool_table.higher_is_better, False)
+        pool_token = f"{token}|pool|{','.join(members)}"
+        fr = ui.call(ui.omnibus, pool_token, pool_table, False)
         if fr is not None:
             exact_text = f" (exact p = {cl.report.format_p(fr[3].pvalue)})" if fr[3] is not None else ""
             st.markdown(
@@ -78,6 +96,7 @@ with tab_explore:
             }
             shown = ver[["a", "b", *labels]].rename(columns=labels)
             changed = ver[["changed_mean_ranks", "changed_wilcoxon", "changed_sign"]]
+            shown = cl.report.with_p_text(shown, ["Wilcoxon p", "sign test p"])
 
             def _highlight(frame):
                 styles = frame.copy().astype(str).map(lambda _: "")
@@ -87,35 +106,48 @@ with tab_explore:
                     styles[col] = ["background-color: rgba(228, 87, 86, 0.35)" if c else "" for c in changed[flag]]
                 return styles
 
-            st.dataframe(shown.style.apply(_highlight, axis=None).format(precision=4), width="stretch", hide_index=True)
-            st.caption("Highlighted: the verdict differs from the one in the full pool.")
-        res = ui.call(ui.posthoc, pool_table.scores, pool_table.higher_is_better, "mean-ranks",
-                      "holm" if procedure == "holm" else procedure, None, alpha)
-        if res is not None:
-            st.plotly_chart(cl.plots.cd_diagram(res), width="stretch", key="pool_cd")
+            if len(shown) <= 2000:
+                st.dataframe(shown.style.apply(_highlight, axis=None).format(precision=4), width="stretch",
+                             hide_index=True)
+                st.caption("Highlighted: the verdict differs from the one in the full pool.")
+            else:
+                st.dataframe(shown.head(2000), width="stretch", hide_index=True)
+                st.caption(f"The first 2,000 of {len(shown):,} pairs; the download has all of them.")
+            ui.download_buttons(ver, "pool_verdicts", caption="Verdicts in the chosen pool and in the full pool",
+                                key="poolver")
+        if len(members) <= ui.MAX_CD_K:
+            res = ui.call(ui.posthoc, pool_token, pool_table, "mean-ranks",
+                          "holm" if procedure == "holm" else procedure, None, alpha)
+            if res is not None:
+                st.plotly_chart(cl.plots.cd_diagram(res), width="stretch", key="pool_cd")
 
 # -- one pair ------------------------------------------------------------------------------------------
 with tab_pair:
-    names = table.classifiers
     p1, p2 = st.columns(2)
-    a = p1.selectbox("Classifier A", names, index=0, key=f"w_pool_a_{version}")
-    b = p2.selectbox("Classifier B", [n for n in names if n != a], index=0, key=f"w_pool_b_{version}")
-    if table.n_classifiers <= cl.pool.MAX_ENUMERATED_POOL_K and (procedure != "holm" or table.n_classifiers <= cl.pool.MAX_HOLM_POOL_K):
-        frame = ui.call(ui.pool_sensitivity, table.scores, table.higher_is_better, a, b, alpha, procedure, require_friedman)
+    stored_a = ss.get("pool_a")
+    a = p1.selectbox("Classifier A", names, index=names.index(stored_a) if stored_a in present else 0,
+                     key=f"w_pool_a_{version}")
+    others = [n for n in names if n != a]
+    stored_b = ss.get("pool_b")
+    b = p2.selectbox("Classifier B", others, index=others.index(stored_b) if stored_b in others else 0,
+                     key=f"w_pool_b_{version}")
+    ss["pool_a"], ss["pool_b"] = a, b
+    if table.n_classifiers <= ui.MAX_LISTED_POOL_K and (procedure != "holm" or table.n_classifiers <= cl.pool.MAX_HOLM_POOL_K):
+        frame = ui.call(ui.pool_sensitivity, token, table, a, b, alpha, procedure, require_friedman)
         if frame is not None:
             st.plotly_chart(cl.plots.pool_z_figure(frame), width="stretch", key="pool_z")
             full = bool(frame["reject"].iloc[-1])
             share = frame["reject"].mean()
             st.markdown(
-                f"In the full pool {a} vs {b} is **{'significant' if full else 'not significant'}**; "
+                f"In the full pool {esc(a)} vs {esc(b)} is **{'significant' if full else 'not significant'}**; "
                 f"{share:.0%} of the {len(frame):,} pools containing both call it significant."
             )
-            current = st.session_state.get("pool_members", names)
+            current = ss.get("pool_members", names)
             if a in current and b in current:
                 flips = cl.smallest_flip(frame, current)
                 verdict = "significant" if frame[frame["pool"].map(set) == set(current)]["reject"].iloc[0] else "not significant"
                 if flips.empty:
-                    st.success(f"No pool changes the verdict on {a} vs {b}: it is {verdict} in all of them.")
+                    st.success(f"No pool changes the verdict on {esc(a)} vs {esc(b)}: it is {verdict} in all of them.")
                 else:
                     lines = []
                     for row in flips.head(5).itertuples():
@@ -125,7 +157,7 @@ with tab_pair:
                         if row.added:
                             parts.append("add " + ", ".join(row.added))
                         change = " and ".join(parts)
-                        lines.append(f"- {change[0].upper()}{change[1:]}")
+                        lines.append("- " + esc(f"{change[0].upper()}{change[1:]}"))
                     st.markdown(
                         f"From the explorer's pool ({verdict} there), the smallest changes that flip the verdict "
                         f"({int(flips['changes'].iloc[0])} classifier(s)):\n" + "\n".join(lines)
@@ -133,32 +165,38 @@ with tab_pair:
             else:
                 st.info("Put both classifiers in the explorer's pool to see the smallest change that flips the verdict.")
     else:
-        st.info(f"With {table.n_classifiers} classifiers the pools are counted, not listed.")
-    counts = ui.call(ui.pool_counts, table.scores, table.higher_is_better, a, b, alpha,
+        st.info(f"With {table.n_classifiers} classifiers the pools are counted, not listed (they are listed one by one "
+                f"for up to {ui.MAX_LISTED_POOL_K} classifiers, {2 ** (ui.MAX_LISTED_POOL_K - 2):,} pools per pair).")
+    counts = ui.call(ui.pool_counts, token, table, a, b, alpha,
                      "bonferroni" if procedure == "holm" and table.n_classifiers > cl.pool.MAX_HOLM_POOL_K else procedure)
     if counts is not None:
         st.plotly_chart(cl.plots.pool_counts_figure(counts, a, b), width="stretch", key="pool_counts")
 
+links.share_view(pproc=procedure, pfriedman=require_friedman,
+                 member=list(ss.get("pool_members", [])) if ss.get("pool_members") not in (None, names) else None,
+                 pa=ss.get("pool_a"), pb=ss.get("pool_b"))
+
 # -- all pairs --------------------------------------------------------------------------------------
 with tab_matrix:
-    if procedure == "holm":
-        st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
-    matrix_proc = "bonferroni" if procedure == "holm" else procedure
-    bar = st.progress(0.0, text="Counting the pools of every pair…") if table.n_classifiers > 20 else None
-    matrix = ui.call(ui.pool_matrix, table.scores, table.higher_is_better, alpha, matrix_proc)
-    if bar is not None:
-        bar.empty()
-    if matrix is not None:
-        st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix")
-        dep = ui.call(ui.pool_dependence, table.scores, table.higher_is_better, alpha, matrix_proc)
-        if dep is not None and len(dep):
-            st.markdown("**Pairs whose verdict depends on the pool** (significant pools / pools, by number of other "
-                        "classifiers; '-' = every pool of that size agrees):")
-            st.dataframe(dep, width="stretch", hide_index=True)
-            ui.download_buttons(dep, "pool_dependence", caption="Pairs whose mean-ranks verdict depends on the pool",
-                                key="dep")
-        elif dep is not None:
-            st.success("No pair's mean-ranks verdict depends on the pool for this table.")
+    if table.n_classifiers > ui.MAX_MATRIX_K:
+        st.info(f"The all-pairs view counts every pool of every pair: it is offered for up to {ui.MAX_MATRIX_K} "
+                f"classifiers (this table has {table.n_classifiers}). Use the explorer and the one-pair tab.")
+    else:
+        if procedure == "holm":
+            st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
+        matrix_proc = "bonferroni" if procedure == "holm" else procedure
+        matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc)
+        if matrix is not None:
+            st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix")
+            dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)
+            if dep is not None and len(dep):
+                st.markdown("**Pairs whose verdict depends on the pool** (significant pools / pools, by number of other "
+                            "classifiers; '-' = every pool of that size agrees):")
+                st.dataframe(dep, width="stretch", hide_index=True)
+                ui.download_buttons(dep, "pool_dependence", caption="Pairs whose mean-ranks verdict depends on the pool",
+                                    key="dep")
+            elif dep is not None:
+                st.success("No pair's mean-ranks verdict depends on the pool for this table.")
 
 # -- teaching demos ---------------------------------------------------------------------------------
 with tab_demo:
@@ -167,9 +205,9 @@ with tab_demo:
         "A and B each win 10 of 20 data sets: every two-sample test gives p = 1. Add C, D and E and the "
         "mean-ranks test with Bonferroni calls A and B significantly different (Benavoli et al., §4.1)."
     )
-    if st.button("Load Example 1", key="demo1"):
-        ui.load_sample_by_id("benavoli2016-example1")
-        st.session_state["pool_members"] = ["A", "B", "C", "D", "E"]
+    if st.button("Load Example 1", key="demo1", help="Replaces the loaded table with this sample."):
+        state.use_sample(state.SAMPLE_BY_ID["benavoli2016-example1"])
+        ss["pool_members"] = ["A", "B", "C", "D", "E"]
         st.rerun()
     st.markdown("#### Example 2: the pool can hide a real difference")
     st.markdown(
@@ -179,26 +217,28 @@ with tab_demo:
     )
     with st.form("demo2"):
         d1, d2, d3 = st.columns(3)
-        mean_b = d1.number_input("Mean of B", value=1.5, step=0.1)
+        mean_b = d1.number_input("Mean of B", value=1.5, step=0.1, min_value=-100.0, max_value=100.0)
         n_sets = d2.number_input("Data sets", min_value=5, max_value=500, value=20, step=1)
-        reps = d3.number_input("Repetitions", min_value=100, max_value=100000, value=2000, step=100)
-        others = st.text_input("Means of the other algorithms", value="5, 6, 7")
-        seed = st.number_input("Seed", min_value=0, value=0, step=1)
+        reps = d3.number_input("Repetitions", min_value=100, max_value=20000, value=2000, step=100)
+        others_text = st.text_input("Means of the other algorithms (up to 20)", value="5, 6, 7", max_chars=300)
+        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1)
         run = st.form_submit_button("Run the simulation")
     if run:
         try:
-            extra = [float(x) for x in others.replace(";", ",").split(",") if x.strip()]
+            extra = [float(x) for x in others_text.replace(";", ",").split(",") if x.strip()]
+            if len(extra) > 20 or not all(abs(x) <= 100 for x in extra):
+                raise ValueError
         except ValueError:
-            st.error(f"Could not read the means {others!r}: give numbers separated by commas, e.g. 5, 6, 7.")
+            st.error("Give at most 20 numbers between −100 and 100 separated by commas, e.g. 5, 6, 7.")
         else:
             progress = st.progress(0.0, text="Simulating…")
             sim = ui.call(cl.pool_power_simulation, (0.0, float(mean_b), *extra), n=int(n_sets), reps=int(reps),
                           alpha=alpha, seed=int(seed), progress=lambda f: progress.progress(f, text=f"Simulating… {f:.0%}"))
             progress.empty()
             if sim is not None:
-                st.session_state["demo2_result"] = sim
-    if "demo2_result" in st.session_state:
-        sim = st.session_state["demo2_result"]
+                ss["demo2_result"] = sim
+    if "demo2_result" in ss:
+        sim = ss["demo2_result"]
         paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
         st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig")
         st.dataframe(sim, hide_index=True, width="stretch")
@@ -207,7 +247,7 @@ with tab_demo:
         "Benavoli et al.'s Table 1: for four pairs the verdict depends on which other classifiers are included. "
         "Load their table and open **All pairs** to see the same counts."
     )
-    if st.button("Load Example 3", key="demo3"):
-        ui.load_sample_by_id("benavoli2016")
-        st.session_state["pool_members"] = ["C1", "C2", "C3", "C4"]
+    if st.button("Load Example 3", key="demo3", help="Replaces the loaded table with this sample."):
+        state.use_sample(state.SAMPLE_BY_ID["benavoli2016"])
+        ss["pool_members"] = ["C1", "C2", "C3", "C4"]
         st.rerun()

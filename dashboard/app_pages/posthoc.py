@@ -5,12 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 import compare_lib as cl
+import links
+import state
 import ui
+from ui import esc
 
 st.title("Post-hoc tests")
-table = ui.active_table()
-alpha = ui.alpha()
-st.caption(ui.table_caption(table))
+table = state.active_table()
+token = state.active_token()
+alpha = state.alpha()
+ui.caption(table)
+ss = st.session_state
 
 FAMILIES = {"All pairs": "all-pairs", "Versus a control": "control"}
 TESTS = {
@@ -26,11 +31,11 @@ TEST_HELP = (
 
 def _remembered(key: str, options: list[str], default: str) -> int:
     """Index of the value remembered under ``ph_<key>`` (from this session or a shared link)."""
-    value = st.session_state.get(f"ph_{key}", default)
+    value = ss.get(f"ph_{key}", default)
     if value in options:
         return options.index(value)
-    st.warning(f"The {key} {value!r} is not available here; using {default!r}.")
-    st.session_state[f"ph_{key}"] = default
+    st.warning(esc(f"The {key} {value!r} is not available here; using {default!r}."))
+    ss[f"ph_{key}"] = default
     return options.index(default)
 
 
@@ -43,15 +48,15 @@ family = family_codes[
         index=_remembered("family", family_codes, "all-pairs"), key="w_ph_family",
     )
 ]
-st.session_state["ph_family"] = family
+ss["ph_family"] = family
 
 control = None
 if family == "control":
-    stored = st.session_state.get("ph_control")
-    if stored is not None and stored not in table.classifiers:
+    stored = ss.get("ph_control")
+    if stored is not None and stored not in set(table.classifiers):
         st.error(
-            f"The control {stored!r} is not among the classifiers being compared (it was deselected or is not in "
-            "this table). Pick a control from the list, or add it back on the Load data page."
+            f"The control {esc(repr(stored))} is not among the classifiers being compared (it was deselected or is not "
+            "in this table). Pick a control from the list, or add it back on the Load data page."
         )
         stored = None
     control = c1.selectbox(
@@ -59,7 +64,7 @@ if family == "control":
         index=table.classifiers.index(stored) if stored else 0, key="w_ph_control",
         help="Usually the method you propose: each other classifier is compared with it (k − 1 hypotheses).",
     )
-    st.session_state["ph_control"] = control
+    ss["ph_control"] = control
 
 test_codes = list(TESTS.values())
 test = test_codes[
@@ -68,30 +73,28 @@ test = test_codes[
         index=_remembered("test", test_codes, "wilcoxon"), key="w_ph_test", help=TEST_HELP,
     )
 ]
-st.session_state["ph_test"] = test
+ss["ph_test"] = test
 
 allowed = [p for p in cl.procedures_for(family) if test == "mean-ranks" or not cl.PROCEDURES[p].mean_ranks_only]
 if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and any(cl.PROCEDURES[p].exhaustive for p in allowed):
     allowed = [p for p in allowed if not cl.PROCEDURES[p].exhaustive]
-    c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (it takes minutes beyond); "
-               "Shaffer is the next most powerful.")
+    c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (its exhaustive sets take "
+               "seconds to minutes beyond); Shaffer is the next most powerful.")
 default_proc = "holm"
-stored_proc = st.session_state.get("ph_procedure", default_proc)
+stored_proc = ss.get("ph_procedure", default_proc)
 if stored_proc not in allowed:
-    if "ph_procedure" in st.session_state:
-        st.info(
-            f"{cl.PROCEDURES[stored_proc].label if stored_proc in cl.PROCEDURES else stored_proc} is not available "
-            f"for this choice; using Holm."
-        )
+    if "ph_procedure" in ss:
+        label = cl.PROCEDURES[stored_proc].label if stored_proc in cl.PROCEDURES else repr(stored_proc)
+        st.info(esc(f"{label} is not available for this choice; using Holm."))
     stored_proc = default_proc
 procedure = c3.selectbox(
     "Procedure", allowed, index=allowed.index(stored_proc), format_func=lambda p: cl.PROCEDURES[p].label,
     key="w_ph_procedure", help="How the family-wise error is controlled. The table below shows every procedure.",
 )
-st.session_state["ph_procedure"] = procedure
+ss["ph_procedure"] = procedure
 c3.caption(cl.PROCEDURES[procedure].description)
 
-ui.share_view(family=family, test=test, procedure=procedure, control=control)
+link = links.share_view(family=family, test=test, procedure=procedure, control=control)
 
 if test == "mean-ranks":
     st.warning(
@@ -102,7 +105,8 @@ if test == "mean-ranks":
     st.page_link("app_pages/pool.py", label="See it on this table: pool sensitivity →")
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
-omnibus = ui.call(ui.omnibus, table.scores, table.higher_is_better, False)
+omnibus = ui.call(ui.omnibus, token, table, False)
+exact = None
 if omnibus is not None:
     fr, ff, _, exact = omnibus
     omnibus_p, which = (exact.pvalue, "exact Friedman") if exact is not None else (ff.pvalue, "Iman-Davenport")
@@ -112,7 +116,7 @@ if omnibus is not None:
             "Demšar (2006) proceeds to post-hoc tests only after it does, so read the results below with care."
         )
 
-result = ui.call(ui.posthoc, table.scores, table.higher_is_better, test, procedure, control, alpha)
+result = ui.call(ui.posthoc, token, table, test, procedure, control, alpha)
 if result is None:
     st.stop()
 n_rej = int(result["reject"].sum())
@@ -126,63 +130,79 @@ tab_cd, tab_apv, tab_dis, tab_wtl, tab_report = st.tabs(
 )
 
 with tab_cd:
-    fig = cl.plots.cd_diagram(result)
-    st.plotly_chart(fig, width="stretch", key="cd_diagram", config={"displaylogo": False})
-    if family == "all-pairs":
-        st.caption(
-            "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "
-            "not find significantly different (every rejected pair is split); hover a bar for the largest "
-            "adjusted p-value inside it." + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
-        )
+    if table.n_classifiers > ui.MAX_CD_K:
+        st.info(f"A CD diagram of {table.n_classifiers} classifiers cannot be read; it is drawn for up to "
+                f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
     else:
-        st.caption(
-            "Demšar's Figure 1b: the control is orange, classifiers the procedure finds different from it are red."
-            + (" The shaded band spans one critical difference on either side of the control." if result.attrs["cd"] else
-               " Only Bonferroni-Dunn has a single critical difference to draw.")
-        )
-    ui.figure_downloads(fig, "cd_diagram", key="cd")
+        fig = cl.plots.cd_diagram(result)
+        st.plotly_chart(fig, width="stretch", key="cd_diagram", config={"displaylogo": False})
+        if family == "all-pairs":
+            st.caption(
+                "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "
+                "not find significantly different (every rejected pair is split); hover a bar for the largest "
+                "adjusted p-value inside it." + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
+            )
+        else:
+            st.caption(
+                "Demšar's Figure 1b: the control is orange, classifiers the procedure finds different from it are red."
+                + (" The shaded band spans one critical difference on either side of the control." if result.attrs["cd"] else
+                   " Only Bonferroni-Dunn has a single critical difference to draw.")
+            )
+        ui.figure_downloads(fig, "cd_diagram", key="cd")
     with st.expander("How to read a CD diagram"):
         st.markdown(
             "Each classifier hangs from its mean rank over the data sets (1 = best, on the right). With Nemenyi, "
             "two classifiers differ when their mean ranks are at least one CD apart, "
             r"$CD = q_\alpha\sqrt{k(k+1)/(6N)}$ (Demšar 2006, §3.2.2). For the other procedures there is no single "
-            "CD; the bars come straight from the procedure's decisions: each bar is a maximal run of adjacent "
-            "classifiers in which no pair is rejected. A classifier can belong to two bars: the data do not "
-            "tell which group it belongs to."
+            "CD; the bars come straight from the procedure's decisions: each bar joins every classifier whose mean "
+            "rank lies in its span, with no rejected pair among them. A classifier can belong to two bars: the data "
+            "do not tell which group it belongs to. Classifiers with equal mean ranks are joined or left out together."
         )
 
 with tab_apv:
-    apvs = ui.call(ui.apv_table, table.scores, table.higher_is_better, test, control)
+    apvs = ui.call(ui.apv_table, token, table, test, control)
     if apvs is not None:
         shown = apvs.copy()
         shown.insert(4, f"reject ({cl.PROCEDURES[procedure].label})", shown[procedure] <= alpha)
+        procs = [c for c in apvs.columns if c in cl.PROCEDURES]
+        shown = cl.report.with_p_text(shown, ["p", *procs])
         shown = shown.rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
         st.caption(
             "Hypotheses ordered by p (García & Herrera's Table 5). Each procedure's column holds its adjusted "
-            f"p-values (APVs); a hypothesis is rejected when its APV ≤ α = {alpha:g}."
+            f"p-values (APVs); a hypothesis is rejected when its APV ≤ α = {alpha:g}. Bergmann-Hommel appears twice: "
+            "made monotone as in García & Herrera's table, and as defined by closed testing (APV ≤ α is then exactly "
+            "its decision)."
         )
-        fmt = {c: st.column_config.NumberColumn(c, format="%.4g") for c in shown.columns if c not in ("a", "b") and not c.startswith("reject")}
-        st.dataframe(shown, width="stretch", hide_index=True, column_config=fmt)
-        ui.download_buttons(shown, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})", key="apv")
+        st.dataframe(shown, width="stretch", hide_index=True)
+        export = apvs.rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
+        ui.download_buttons(export, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})",
+                            key="apv")
         if apvs.attrs.get("skipped"):
             st.caption(f"Bergmann-Hommel is left out with {table.n_classifiers} classifiers (too slow); see Shaffer.")
-    st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
+    if table.n_classifiers <= ui.MAX_MATRIX_K:
+        st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
 
 with tab_dis:
-    ver = ui.call(ui.verdicts, table.scores, table.higher_is_better, alpha, control)
+    ver = ui.call(ui.verdicts, token, table, alpha, control)
     if ver is not None:
         n_dis = int((~ver["agree"]).sum())
         st.markdown(
             f"**{n_dis} of {len(ver)} pairs get different verdicts** from the procedures below. A cell names the "
             "better classifier where the pair is rejected and is empty where it is not."
         )
-        st.dataframe(ver, width="stretch", hide_index=True)
+        st.dataframe(ver.head(5000), width="stretch", hide_index=True)
+        if len(ver) > 5000:
+            st.caption(f"The first 5,000 of {len(ver):,} pairs (disagreements first); the download has all of them.")
         for skipped in ver.attrs.get("skipped", []):
             st.caption(f"{skipped} is left out: too many classifiers to enumerate its exhaustive sets.")
         ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
 
 with tab_wtl:
-    st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc")
+    if table.n_classifiers <= ui.MAX_MATRIX_K:
+        st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc")
+    else:
+        st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers.")
+        ui.download_buttons(table.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
 
 with tab_report:
     if omnibus is not None:
@@ -191,5 +211,12 @@ with tab_report:
         st.code(paragraph, language=None, wrap_lines=True)
         st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
                            key="dl_paragraph", on_click="ignore")
-    st.markdown("**This view as a link:** copy the address bar; it records the sample, the classifiers, α and the "
-                "choices above.")
+    if link["carries_data"]:
+        where = "It carries your table itself (compressed): whoever has the link has the data."
+    elif link["fingerprint_only"]:
+        where = ("Your table is too large to travel in a link: the link records its fingerprint, and whoever opens it "
+                 "is asked to load the same file first.")
+    else:
+        where = "It names the sample."
+    st.markdown("**This view as a link:** copy the address bar. It records the classifiers and data sets kept, α and "
+                "the choices above. " + where)

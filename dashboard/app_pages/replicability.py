@@ -8,12 +8,16 @@ import pandas as pd
 import streamlit as st
 
 import compare_lib as cl
+import links
+import state
 import ui
+from ui import esc
 
 st.title("Replicability")
-table = ui.active_table()
-alpha = ui.alpha()
-st.caption(ui.table_caption(table))
+table = state.active_table()
+alpha = state.alpha()
+ss = st.session_state
+ui.caption(table)
 st.markdown(
     "A verdict that flips with the random seed or with the choice of data sets is not a finding. Two measures "
     "(Demšar 2006, §4.1.2): Bouckaert's **R(e)**, the probability that two repetitions agree on reject/retain, "
@@ -40,11 +44,16 @@ with tab_sel:
         "sample and watch how often it rejects, its mean p, and how repeatable the verdict is. k = 0 is an "
         "unbiased random choice of data sets."
     )
-    version = st.session_state.get("table_version", 0)
+    version = ss.get("table_version", 0)
     names = table.classifiers
     c1, c2, c3 = st.columns(3)
-    a = c1.selectbox("A (also the control)", names, index=0, key=f"w_rep_a_{version}")
-    b = c2.selectbox("B", [n for n in names if n != a], index=0, key=f"w_rep_b_{version}")
+    a = c1.selectbox("A (also the control)", names, index=names.index(ss["rep_a"]) if ss.get("rep_a") in names else 0,
+                     key=f"w_rep_a_{version}")
+    others = [n for n in names if n != a]
+    b = c2.selectbox("B", others, index=others.index(ss["rep_b"]) if ss.get("rep_b") in others else 0,
+                     key=f"w_rep_b_{version}")
+    ss["rep_a"], ss["rep_b"] = a, b
+    links.share_view(ra=a, rb=b)
     max_sets = table.n_datasets - 1
     if max_sets < 2:
         st.error(f"The table has {table.n_datasets} data sets; drawing samples needs at least 3.")
@@ -98,7 +107,7 @@ with tab_sel:
                 )
 
 # -- 2. fold-level results ------------------------------------------------------------------------
-SAMPLE_FOLDS = ui.SAMPLE_DIR / "fold_level_example.csv"
+SAMPLE_FOLDS = state.SAMPLE_DIR / "fold_level_example.csv"
 with tab_folds:
     st.markdown(
         "Two classifiers on one data set, compared on resampled splits (Bouckaert & Frank 2004): run the same "
@@ -117,14 +126,14 @@ with tab_folds:
     elif source == "Upload a fold-level file":
         up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key="w_fold_upload")
         if up is not None:
-            loaded = ui.call(ui.load_bytes, up.getvalue(), up.name, True, "long", "error")
+            loaded = ui.call(state.load_bytes, up.getvalue(), up.name, True, "long", "error")
             if loaded is not None:
                 if loaded.folds is None:
-                    st.error(f"{up.name} has one score per data set and classifier: there are no folds or seeds to test.")
+                    st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to test."))
                 else:
                     folds = loaded.folds
     elif source == "The experiment run in the next tab":
-        folds = st.session_state["experiment_folds"]
+        folds = ss["experiment_folds"]
     else:
         folds = table.folds
     if folds is not None:
@@ -140,7 +149,7 @@ with tab_folds:
             try:
                 ratio = float(ratio_text)
             except ValueError:
-                st.error(f"The ratio {ratio_text!r} is not a number; leave it blank or give e.g. 0.111.")
+                st.error(esc(f"The ratio {ratio_text!r} is not a number; leave it blank or give e.g. 0.111."))
         results = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
         if results is not None and len(results):
             rep = cl.fold_replicability(results)
@@ -155,7 +164,7 @@ with tab_folds:
             with st.expander("All p-values"):
                 st.dataframe(results, width="stretch", hide_index=True)
     with st.expander("Bouckaert & Frank's Table 1 (5x2cv on 27 UCI data sets)"):
-        draws = pd.read_csv(ui.SAMPLE_DIR / "bouckaert_frank2004_table1_5x2cv_draws.csv")
+        draws = pd.read_csv(state.SAMPLE_DIR / "bouckaert_frank2004_table1_5x2cv_draws.csv")
         rows = []
         for col in [c for c in draws.columns if c.startswith("draws_")]:
             res = cl.replicability_counts(10 - draws[col].to_numpy(), 10)
@@ -206,10 +215,10 @@ with tab_run:
             if folds_run["dataset"].nunique() < 2:
                 st.error("The other pages compare classifiers over data sets: run the experiment on at least 2 data sets.")
             else:
-                averaged = ui.call(ui.load_bytes, folds_run.to_csv(index=False).encode("utf-8"), "experiment.csv",
+                averaged = ui.call(state.load_bytes, folds_run.to_csv(index=False).encode("utf-8"), "experiment.csv",
                                    True, "long", "error")
                 if averaged is not None:
-                    ui.set_table(averaged, origin="experiment run on this page")
+                    state.set_table(averaged, state.Origin("experiment", "experiment"))
                     st.rerun()
     st.caption(
         "On a Dask cluster: `from dask.distributed import Client; Client('tcp://scheduler:8786')`, then "

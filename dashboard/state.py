@@ -1,0 +1,235 @@
+"""The loaded table and the user's selection, kept in plain ``st.session_state`` keys.
+
+Widget keys are dropped when the user leaves a page, so nothing the user chose lives only in a
+widget: the pages read their defaults from here and write the choices back. The loaded table is
+replaced only by an explicit user action (choosing a sample, uploading, pasting, running an
+experiment, opening a link with data); choices that name classifiers of the previous table are
+cleared when it is replaced, so no message about an old table can linger.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+import compare_lib as cl
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = ROOT / "sample_data"
+
+#: What the app accepts (stated on the Load data page and in the README).
+MAX_CELLS = 1_000_000
+MAX_CLASSIFIERS = 500
+#: Above this many data sets the leave-out control is a text box, not a list (a browser list of
+#: 100,000 options freezes the tab).
+MAX_LISTED_DATASETS = 500
+ALPHA_MIN, ALPHA_MAX, ALPHA_DEFAULT = 0.001, 0.5, 0.05
+
+#: Page choices that name classifiers: meaningless for another table, so cleared with it.
+CLASSIFIER_CHOICES = ("ph_control", "pool_members", "pool_a", "pool_b", "rep_a", "rep_b")
+
+
+@dataclass(frozen=True)
+class Sample:
+    id: str  # short name used in shareable URLs (?sample=...)
+    file: str
+    higher_is_better: bool
+    about: str
+
+
+SAMPLES: dict[str, Sample] = {
+    "Demšar 2006, Table 6 (AUC, 14 data sets × 4 C4.5 variants)": Sample(
+        "demsar2006", "demsar2006_table6_auc_untied.csv", True,
+        "Demšar's worked example. Voting/C4.5+cf is 0.9751 (printed 0.975) so that the ranks match the paper: "
+        "χ²_F = 9.28, F_F = 3.69.",
+    ),
+    "Demšar 2006, Table 6 exactly as printed": Sample(
+        "demsar2006-printed", "demsar2006_table6_auc.csv", True,
+        "As printed, voting ties C4.5+cf and C4.5+m+cf, giving χ²_F = 9.857 instead of the paper's 9.28.",
+    ),
+    "García & Herrera 2008, Table 2 (accuracy, 30 × 5)": Sample(
+        "garcia2008", "garcia_herrera2008_table2_accuracy.csv", True,
+        "The all-pairwise case study: Holm, Shaffer and Bergmann-Hommel reject 5, 6 and 8 hypotheses.",
+    ),
+    "Benavoli et al. 2016, Table 2 (accuracy, 54 × 7)": Sample(
+        "benavoli2016", "benavoli2016_table2_accuracy.csv", True,
+        "Seven WEKA classifiers on 54 UCI data sets; two rows are both named 'credit'.",
+    ),
+    "Benavoli et al. 2016, Example 1 (20 × 5)": Sample(
+        "benavoli2016-example1", "benavoli2016_example1.csv", True,
+        "A and B win 10 data sets each, yet C, D and E make the mean-ranks test call them different.",
+    ),
+}
+DEFAULT_SAMPLE = next(iter(SAMPLES))
+SAMPLE_BY_ID = {sample.id: label for label, sample in SAMPLES.items()}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where the loaded table came from: kind is sample, file, paste, experiment or link."""
+
+    kind: str
+    label: str = ""
+    layout: str = "auto"
+    missing: str = "error"
+
+    def describe(self) -> str:
+        if self.kind == "sample":
+            return f"sample: {self.label}"
+        if self.kind == "file":
+            return f"file: {self.label}"
+        if self.kind == "paste":
+            return "pasted text"
+        if self.kind == "link":
+            return "table carried by the link"
+        return "experiment run on the Replicability page"
+
+
+# ---------------------------------------------------------------------------------------------
+# loading (cached: a file or sample is parsed once; bounded in entries and time)
+
+
+@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
+def load_bytes(data: bytes, name: str, higher_is_better: bool, layout: str, missing: str) -> cl.ScoreTable:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
+        return cl.load_scores(data, name=name, higher_is_better=higher_is_better, layout=layout, missing=missing,
+                              max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS)
+
+
+@st.cache_data(show_spinner=False, max_entries=len(SAMPLES) + 1)
+def load_sample(label: str) -> cl.ScoreTable:
+    """A sample table, cached for every session (it never depends on the user)."""
+    sample = SAMPLES[label]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return cl.load_scores(SAMPLE_DIR / sample.file, higher_is_better=sample.higher_is_better)
+
+
+def use_sample(label: str) -> None:
+    """Make the sample with this label the loaded table."""
+    set_table(load_sample(label), Origin("sample", label))
+
+
+# ---------------------------------------------------------------------------------------------
+# the loaded table and the selection
+
+
+def set_table(table: cl.ScoreTable, origin: Origin) -> None:
+    """Make ``table`` the loaded table with every classifier and data set kept."""
+    ss = st.session_state
+    ss["table"] = table
+    ss["origin"] = origin
+    ss["keep_classifiers"] = list(table.classifiers)
+    ss["drop_datasets"] = []
+    ss["table_version"] = ss.get("table_version", 0) + 1
+    for key in CLASSIFIER_CHOICES:
+        ss.pop(key, None)
+    ss.pop("load_error", None)
+    if origin.kind != "file":
+        ss.pop("upload_token", None)
+
+
+def set_direction(higher_is_better: bool) -> None:
+    """Read the loaded scores with the other direction (an explicit choice); the selection is kept."""
+    st.session_state["table"] = st.session_state["table"].with_direction(higher_is_better)
+
+
+def ensure_table() -> None:
+    if "table" not in st.session_state:
+        use_sample(DEFAULT_SAMPLE)
+
+
+def full_table() -> cl.ScoreTable:
+    ensure_table()
+    return st.session_state["table"]
+
+
+def origin() -> Origin:
+    ensure_table()
+    return st.session_state["origin"]
+
+
+def kept_classifiers() -> list[str]:
+    table = full_table()
+    present = set(table.classifiers)
+    keep = [c for c in st.session_state.get("keep_classifiers", table.classifiers) if c in present]
+    return keep if len(keep) >= 2 else list(table.classifiers)
+
+
+def dropped_datasets() -> list[str]:
+    table = full_table()
+    present = set(table.datasets)
+    return [d for d in st.session_state.get("drop_datasets", []) if d in present]
+
+
+def set_selection(keep_classifiers: list[str] | None = None, drop_datasets: list[str] | None = None) -> None:
+    if keep_classifiers is not None:
+        st.session_state["keep_classifiers"] = list(keep_classifiers)
+    if drop_datasets is not None:
+        st.session_state["drop_datasets"] = list(drop_datasets)
+
+
+def active_table() -> cl.ScoreTable:
+    """The loaded table restricted to the classifiers and data sets the user kept (linear in the size,
+    built once per selection and remembered for the session)."""
+    return _active()[0]
+
+
+def active_token() -> str:
+    """A key that identifies the active table (the loaded table's fingerprint and the selection): the
+    cached computations are keyed by it instead of hashing the scores on every rerun."""
+    return _active()[1]
+
+
+def _active() -> tuple[cl.ScoreTable, str]:
+    table = full_table()
+    ss = st.session_state
+    keep_c = kept_classifiers()
+    dropped = dropped_datasets()
+    key = (ss.get("table_version", 0), table.higher_is_better, tuple(keep_c), tuple(dropped))
+    memo = ss.get("_active_memo")
+    if memo is not None and memo[0] == key:
+        return memo[1], memo[2]
+    active = table
+    if keep_c != table.classifiers or dropped:
+        drop_set = set(dropped)
+        rows = [d for d in table.datasets if d not in drop_set]
+        if len(rows) >= 2:
+            mask = ~table.scores.index.isin(dropped)
+            active = cl.ScoreTable(table.scores.loc[mask, keep_c], table.higher_is_better, source=table.source)
+    token = hashlib.sha256(repr((fingerprint(table), keep_c, dropped)).encode("utf-8")).hexdigest()[:20]
+    ss["_active_memo"] = (key, active, token)
+    return active, token
+
+
+def alpha() -> float:
+    return float(st.session_state.get("alpha", ALPHA_DEFAULT))
+
+
+def table_caption(table: cl.ScoreTable) -> str:
+    """Plain text (escape it before rendering as Markdown): where the table came from and its size."""
+    direction = "higher is better" if table.higher_is_better else "lower is better"
+    return f"{origin().describe()} · {table.n_datasets} data sets × {table.n_classifiers} classifiers · {direction}"
+
+
+def fingerprint(table: cl.ScoreTable) -> str:
+    """A short hash of the table's names, scores and direction: a link made with a table the link cannot
+    carry records it, so that the page can check the recipient loaded the same table. Vectorized
+    (pandas' row hashes), so a million scores take milliseconds."""
+    ss = st.session_state
+    memo = ss.get("_fingerprint_memo")
+    if memo is not None and memo[0] is table:
+        return memo[1]
+    digest = hashlib.sha256()
+    digest.update(b"higher" if table.higher_is_better else b"lower")
+    digest.update("\x1f".join(table.classifiers).encode("utf-8"))
+    digest.update(pd.util.hash_pandas_object(table.scores, index=True).to_numpy().tobytes())
+    value = digest.hexdigest()[:16]
+    ss["_fingerprint_memo"] = (table, value)
+    return value
