@@ -107,6 +107,11 @@ class ScoreTable:
             warnings.warn(note, DataWarning, stacklevel=3)
 
     # -- shape -------------------------------------------------------------------------------
+    @cached_property
+    def memo(self) -> dict:
+        """Results computed from this (immutable) table, shared by the functions that need them."""
+        return {}
+
     @property
     def classifiers(self) -> list[str]:
         return list(self.scores.columns)

@@ -261,25 +261,19 @@ def rm_anova(table, *, higher_is_better: bool | None = None) -> AnovaResult:
     """Repeated-measures (within-subjects) ANOVA (Fisher 1959; Demšar 2006, §3.2.1).
 
     Data sets are the subjects and classifiers the within factor: F = MS_classifiers / MS_error with
-    (k-1, (k-1)(N-1)) df, computed by ``statsmodels.stats.anova.AnovaRM`` (checked against the sums of
-    squares of :func:`anova_rows`). When the residual variance is zero up to rounding (every data set
-    shifts all classifiers by the same amount, or all scores are equal) the test is undefined:
-    statistic and p-value are NaN and ``notes`` says so, as for :func:`tukey_hsd`, :func:`dunnett` and
-    the paired t-test.
+    (k-1, (k-1)(N-1)) df, from the sums of squares of the two-way layout (:func:`anova_rows`, linear
+    in the table). The tests check it against ``statsmodels.stats.anova.AnovaRM``, which gives the same
+    F and p but takes seconds on large tables (2.4 s on 12 x 500). When the residual variance is zero
+    up to rounding (every data set shifts all classifiers by the same amount, or all scores are equal)
+    the test is undefined: statistic and p-value are NaN and ``notes`` says so, as for
+    :func:`tukey_hsd`, :func:`dunnett` and the paired t-test.
     """
     t = as_table(table, True if higher_is_better is None else higher_is_better)
     parts = anova_rows(t.scores.to_numpy())
     df1, df2 = parts["df1"], parts["df2"]
     if not parts["defined"][0]:
         return AnovaResult(math.nan, math.nan, df1, df2, 0.0, (ZERO_ERROR_ANOVA_NOTE,))
-    from statsmodels.stats.anova import AnovaRM  # imported here: only this test needs it
-
-    long = t.to_long()
-    res = AnovaRM(long, depvar="score", subject="dataset", within=["classifier"]).fit()
-    row = res.anova_table.iloc[0]
-    return AnovaResult(
-        float(row["F Value"]), float(row["Pr > F"]), int(row["Num DF"]), int(row["Den DF"]), float(parts["ms_error"][0])
-    )
+    return AnovaResult(float(parts["F"][0]), float(parts["p"][0]), df1, df2, float(parts["ms_error"][0]))
 
 
 def tukey_hsd(table, *, higher_is_better: bool | None = None) -> pd.DataFrame:

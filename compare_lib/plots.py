@@ -5,8 +5,9 @@ Figures use the default template so that Streamlit's theme (light or dark) can r
 
 from __future__ import annotations
 
-import warnings
+import html
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,28 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .data import ScoreTable
+from .errors import InputError
+
+
+def _h(text) -> str:
+    """Names from the user as plotly text: plotly renders a subset of HTML (<a href>, <b>, <br>) in
+    every label, title and hover, so < > & are written as entities and nothing can form a tag."""
+    return html.escape(str(text), quote=False)
+
+
+def _hs(items) -> list[str]:
+    return [_h(x) for x in items]
+
+
+#: Figures with one row or column per classifier stop being readable (and cheap to send) beyond this.
+MAX_MATRIX_K = 80
+#: A CD diagram has one labelled line per classifier.
+MAX_CD_K = 150
+
+
+def _check_size(k: int, limit: int, what: str) -> None:
+    if k > limit:
+        raise InputError(f"The {what} is drawn for up to {limit} classifiers; this result has {k}. Use the table instead.")
 
 
 def mean_ranks_figure(mean_ranks: pd.Series, *, title: str = "Mean rank (1 = best)") -> go.Figure:
@@ -23,7 +46,7 @@ def mean_ranks_figure(mean_ranks: pd.Series, *, title: str = "Mean rank (1 = bes
     fig = go.Figure(
         go.Bar(
             x=ordered.to_numpy(),
-            y=[str(c) for c in ordered.index],
+            y=_hs(ordered.index),
             orientation="h",
             text=[f"{v:.3f}" for v in ordered],
             textposition="outside",
@@ -53,8 +76,8 @@ def rank_heatmap(table: ScoreTable, *, max_rows: int = 400) -> go.Figure:
     fig = go.Figure(
         go.Heatmap(
             z=ranks.to_numpy(),
-            x=[str(c) for c in ranks.columns],
-            y=[str(d) for d in ranks.index],
+            x=_hs(ranks.columns),
+            y=_hs(ranks.index),
             customdata=scores.to_numpy(),
             colorscale="Viridis",
             reversescale=True,
@@ -76,17 +99,20 @@ def rank_heatmap(table: ScoreTable, *, max_rows: int = 400) -> go.Figure:
 
 def win_tie_loss_figure(table: ScoreTable) -> go.Figure:
     """k x k heatmap: wins of the row classifier over the column classifier (ties and losses in hover)."""
+    _check_size(table.n_classifiers, MAX_MATRIX_K, "wins/ties/losses matrix")
     wtl = table.win_tie_loss()
     order = list(table.mean_ranks.sort_values().index)
-    wins = wtl["wins"].loc[order, order]
-    ties = wtl["ties"].loc[order, order]
-    losses = wtl["losses"].loc[order, order]
-    z = wins.to_numpy().astype(float)
+    wins = wtl["wins"].loc[order, order].to_numpy()
+    ties = wtl["ties"].loc[order, order].to_numpy()
+    losses = wtl["losses"].loc[order, order].to_numpy()
+    z = wins.astype(float)
     np.fill_diagonal(z, np.nan)
-    text = [[("" if i == j else f"{wins.iat[i, j]}/{ties.iat[i, j]}/{losses.iat[i, j]}") for j in range(len(order))] for i in range(len(order))]
+    text = np.char.add(np.char.add(np.char.add(wins.astype(str), "/"), np.char.add(ties.astype(str), "/")),
+                       losses.astype(str)).astype(object)
+    np.fill_diagonal(text, "")
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=order, y=order, text=text, texttemplate="%{text}", colorscale="Blues", zmin=0, zmax=table.n_datasets,
+            z=z, x=_hs(order), y=_hs(order), text=text.tolist(), texttemplate="%{text}", colorscale="Blues", zmin=0, zmax=table.n_datasets,
             colorbar=dict(title="wins"),
             hovertemplate="%{y} vs %{x}<br>wins/ties/losses %{text}<extra></extra>",
         )
@@ -148,7 +174,7 @@ def _procedure_title(result: pd.DataFrame) -> str:
     attrs = result.attrs
     proc = PROCEDURES[attrs["correction"]].label
     test = TEST_LABELS[attrs["test"]]
-    family = f"versus control {attrs['control']}" if attrs.get("control") else "all pairs"
+    family = f"versus control {_h(attrs['control'])}" if attrs.get("control") else "all pairs"
     return f"{proc} on the {test}, {family}, α = {attrs['alpha']:g}"
 
 
@@ -163,8 +189,9 @@ def cd_layout(result: pd.DataFrame) -> CDLayout:
     from .posthoc import groups
 
     mean_ranks = result.attrs["mean_ranks"]
-    order = sorted(mean_ranks, key=lambda n: mean_ranks[n])
+    order = sorted(mean_ranks, key=lambda n: (mean_ranks[n], n))  # ties by name: never by column order
     k = len(order)
+    _check_size(k, MAX_CD_K, "CD diagram")
     n_right = (k + 1) // 2
     lines = [CDLine(name, mean_ranks[name], "right", i) for i, name in enumerate(order[:n_right])]
     left = order[n_right:][::-1]  # worst first: it sits at the left end
@@ -263,7 +290,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         c_lo, c_hi = lay.control_interval
         line_trace(
             [max(c_lo, lo - ext / 2), min(c_hi, hi + ext / 2)], [0, 0], name="control interval", color=CONTROL_COLOR,
-            width_px=9, hover=f"{lay.control} ± CD: mean ranks {c_lo:.3f} to {c_hi:.3f}", meta=[c_lo, c_hi], opacity=0.35,
+            width_px=9, hover=f"{_h(lay.control)} ± CD: mean ranks {c_lo:.3f} to {c_hi:.3f}", meta=[c_lo, c_hi], opacity=0.35,
         )
 
     # Classifier elbows (one trace per colour) and names.
@@ -276,9 +303,9 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         color = LINE_COLOR
         if lay.control is not None:
             color = CONTROL_COLOR if ln.name == lay.control else DIFFERENT_COLOR if ln.name in lay.different_from_control else LINE_COLOR
-        hover = f"<b>{ln.name}</b><br>mean rank {ln.mean_rank:.3f}"
+        hover = f"<b>{_h(ln.name)}</b><br>mean rank {ln.mean_rank:.3f}"
         if lay.control is not None and ln.name != lay.control:
-            hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + lay.control
+            hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + _h(lay.control)
         xs, ys = elbows.setdefault(color, ([], []))
         xs += [ln.mean_rank, ln.mean_rank, edge, None]
         ys += [0, y, y, None]
@@ -287,13 +314,13 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         marker_hover.append(hover)
         bold = lay.control is not None and ln.name == lay.control
         label = _short(ln.name)
-        text = f"<b>{label}</b>" if bold else label
+        text = f"<b>{_h(label)}</b>" if bold else _h(label)
         annotations.append(
             dict(
                 x=edge, y=y, xref="x", yref="y", text=f"{text}  <span style='font-size:11px'>({ln.mean_rank:.2f})</span>"
                 if ln.side == "left" else f"<span style='font-size:11px'>({ln.mean_rank:.2f})</span>  {text}",
                 showarrow=False, xanchor="right" if ln.side == "left" else "left", yanchor="middle",
-                font=dict(size=14), hovertext=ln.name if label != ln.name else None,
+                font=dict(size=14), hovertext=_h(ln.name) if label != ln.name else None,
             )
         )
     for color, (xs, ys) in elbows.items():
@@ -307,7 +334,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         y = -(14 + 11 * bar.row)
         pad = 0.02 * max(k - 1, 1)
         hover = (
-            f"<b>not significantly different</b><br>{', '.join(bar.members)}"
+            f"<b>not significantly different</b><br>{_h(', '.join(bar.members))}"
             f"<br>largest adjusted p inside: {bar.max_apv:.4g}"
         )
         line_trace([bar.low - pad, bar.high + pad], [y, y], name="group", color=GROUP_COLOR, width_px=6, hover=hover,
@@ -346,21 +373,23 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
     """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
     mean_ranks = result.attrs["mean_ranks"]
-    order = sorted(mean_ranks, key=lambda n: mean_ranks[n])
+    order = sorted(mean_ranks, key=lambda n: (mean_ranks[n], n))
     idx = {n: i for i, n in enumerate(order)}
     k = len(order)
+    _check_size(k, MAX_MATRIX_K, "heatmap of adjusted p-values")
     z = np.full((k, k), np.nan)
-    text = [["" for _ in range(k)] for _ in range(k)]
+    text = np.full((k, k), "", dtype=object)
     alpha = result.attrs["alpha"]
-    for a, b, p, rej in zip(result["a"], result["b"], result["p_adj"], result["reject"]):
-        i, j = idx[a], idx[b]
-        value = np.log10(max(p, 1e-300))
-        z[i, j] = z[j, i] = value
-        label = f"{p:.3g}" + (" *" if rej else "")
-        text[i][j] = text[j][i] = label
+    i = np.array([idx[a] for a in result["a"]], dtype=int)
+    j = np.array([idx[b] for b in result["b"]], dtype=int)
+    p_adj = result["p_adj"].to_numpy(dtype=float)
+    value = np.log10(np.maximum(p_adj, 1e-300))
+    z[i, j] = z[j, i] = value
+    labels = np.array([f"{p:.3g}" + (" *" if rej else "") for p, rej in zip(p_adj, result["reject"])], dtype=object)
+    text[i, j] = text[j, i] = labels
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=order, y=order, text=text, texttemplate="%{text}", colorscale="Blues", reversescale=True,
+            z=z, x=_hs(order), y=_hs(order), text=text.tolist(), texttemplate="%{text}", colorscale="Blues", reversescale=True,
             zmin=min(np.nanmin(z) if np.isfinite(z).any() else -3, np.log10(alpha) - 1), zmax=0,
             colorbar=dict(title="log10 APV"),
             hovertemplate="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
@@ -413,7 +442,7 @@ def pool_z_figure(frame: pd.DataFrame, *, max_points: int = 20000) -> go.Figure:
             go.Scatter(
                 x=part["size"] + j, y=part["z"].abs(), mode="markers", name=label,
                 marker=dict(color=color, size=7 if len(shown) < 2000 else 4, opacity=0.75),
-                customdata=[", ".join(p) for p in part["pool"]],
+                customdata=[_h(", ".join(p)) for p in part["pool"]],
                 hovertemplate="pool: %{customdata}<br>|z| = %{y:.3f}<extra>" + label + "</extra>",
             )
         )
@@ -426,7 +455,7 @@ def pool_z_figure(frame: pd.DataFrame, *, max_points: int = 20000) -> go.Figure:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="critical |z|", line=dict(color=CONTROL_COLOR, width=3),
                                  hoverinfo="skip"))
     fig.update_layout(
-        title=f"{a} vs {b}: the mean-ranks statistic in every pool that contains both",
+        title=f"{_h(a)} vs {_h(b)}: the mean-ranks statistic in every pool that contains both",
         xaxis=dict(title="classifiers in the pool", tickmode="array", tickvals=list(counts.index),
                    ticktext=[f"{s}<br>{int(r)}/{int(c)} sig." for s, (c, r) in counts.iterrows()]),
         yaxis_title="|z|", height=430, legend=dict(orientation="h", y=1.02, yanchor="bottom"),
@@ -441,7 +470,7 @@ def pool_counts_figure(counts: pd.DataFrame, a: str, b: str) -> go.Figure:
     fig.add_trace(go.Bar(x=counts["size"], y=counts["rejections"], name="significant", marker_color=DIFFERENT_COLOR))
     fig.add_trace(go.Bar(x=counts["size"], y=counts["pools"] - counts["rejections"], name="not significant",
                          marker_color=GROUP_COLOR))
-    fig.update_layout(barmode="stack", title=f"{a} vs {b}: pools by size (exact counts)",
+    fig.update_layout(barmode="stack", title=f"{_h(a)} vs {_h(b)}: pools by size (exact counts)",
                       xaxis_title="classifiers in the pool", yaxis_title="pools", height=400,
                       margin=dict(l=10, r=10, t=60, b=10))
     return fig
@@ -449,11 +478,12 @@ def pool_counts_figure(counts: pd.DataFrame, a: str, b: str) -> go.Figure:
 
 def sensitivity_heatmap(matrix: pd.DataFrame) -> go.Figure:
     """k x k heatmap: fraction of pools whose mean-ranks verdict on the pair differs from the full pool's."""
+    _check_size(len(matrix), MAX_MATRIX_K, "pool sensitivity matrix")
     z = matrix.to_numpy().astype(float)
     np.fill_diagonal(z, np.nan)
     text = [["" if i == j else f"{z[i, j]:.0%}" if z[i, j] > 0 else "·" for j in range(len(z))] for i in range(len(z))]
     fig = go.Figure(
-        go.Heatmap(z=z, x=list(matrix.columns), y=list(matrix.index), text=text, texttemplate="%{text}",
+        go.Heatmap(z=z, x=_hs(matrix.columns), y=_hs(matrix.index), text=text, texttemplate="%{text}",
                    colorscale="OrRd", zmin=0, zmax=max(0.5, float(np.nanmax(z)) if np.isfinite(z).any() else 0.5),
                    colorbar=dict(title="pools that<br>flip the verdict"),
                    hovertemplate="%{y} vs %{x}<br>%{z:.1%} of the pools flip the full-pool verdict<extra></extra>")
@@ -536,7 +566,7 @@ def fold_pvalues_figure(results: pd.DataFrame, test: str) -> go.Figure:
     alpha = results.attrs.get("alpha", 0.05)
     text = [[("" if np.isnan(v) else f"{v:.3f}" + (" *" if v <= alpha else "")) for v in row] for row in grid.to_numpy()]
     fig = go.Figure(
-        go.Heatmap(z=grid.to_numpy(), x=[str(c) for c in grid.columns], y=list(grid.index), text=text,
+        go.Heatmap(z=grid.to_numpy(), x=_hs(grid.columns), y=_hs(grid.index), text=text,
                    texttemplate="%{text}", colorscale="RdBu", zmid=alpha, zmin=0, zmax=min(1, 10 * alpha),
                    colorbar=dict(title="p"), hovertemplate="%{y}, seed %{x}<br>p = %{z:.4f}<extra></extra>")
     )

@@ -136,15 +136,33 @@ def pool_counts(table, a: str, b: str, alpha: float = 0.05, *, procedure: str = 
     return frame
 
 
+#: Cells (pool sizes x reachable rank-sum differences) of one exact count.
+MAX_COUNT_CELLS = 40_000_000
+
+
 def _count_pools(u: np.ndarray, ia: int, ib: int, n: int, alpha: float, procedure: str) -> tuple[np.ndarray, np.ndarray]:
-    """Pools and rejections of ia vs ib per pool size 2..k, by dynamic programming over the rank sums."""
+    """Pools and rejections of ia vs ib per pool size 2..k, by dynamic programming over the rank sums.
+
+    The steps are divided by their greatest common divisor (with d0), which keeps the table small when
+    rank sums move in large equal jumps (e.g. classifiers ordered the same way on every data set); the
+    integer critical values are divided with a ceiling, so the comparison stays exact.
+    """
     k = u.shape[0]
     others = [j for j in range(k) if j not in (ia, ib)]
     d0 = int(u[ib, ia] - u[ia, ib])
-    steps = u[others, ia] - u[others, ib]
+    steps = (u[others, ia] - u[others, ib]).astype(np.int64)
+    g = int(np.gcd.reduce(np.abs(np.concatenate([steps, [d0]])))) or 1
+    steps, d0 = steps // g, d0 // g
+    span = int(np.abs(steps).sum()) + 1
+    if (k - 1) * span > MAX_COUNT_CELLS:
+        raise InputError(
+            f"Counting every pool of this pair exactly needs a table of {(k - 1) * span:,} cells (the limit is "
+            f"{MAX_COUNT_CELLS:,}): with {n:,} data sets the rank sums are too fine-grained for k = {k}. Keep fewer "
+            "classifiers or data sets."
+        )
     counts, offset = _size_sum_counts(steps)
     values = np.abs(np.arange(counts.shape[1]) - offset + d0)
-    crit = np.array([_critical_units(m, n, alpha, procedure) for m in range(2, k + 1)])
+    crit = np.array([-(-_critical_units(m, n, alpha, procedure) // g) for m in range(2, k + 1)])
     hits = values[None, :] >= crit[:, None]
     return counts.sum(axis=1), (counts * hits).sum(axis=1)
 
@@ -352,11 +370,18 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
 
     z_here, p_here, rej_here = verdicts(rank_diff_units(members), m)
     z_full, _, rej_full = verdicts(rank_diff_units(np.arange(k)), k)
-    # Wilcoxon and sign p-values depend on the pair only (the library's vectorized cores).
-    from .posthoc import _pairwise
+    # Wilcoxon and sign p-values depend on the pair only: the post-hoc families of the full table
+    # (computed once per table and shared with the post-hoc functions), looked up for the pool's pairs.
+    from .posthoc import _family
 
-    wil = _pairwise(t, pairs, "wilcoxon", "demsar", "auto")[1]
-    sgn = _pairwise(t, pairs, "sign", "demsar", "auto")[1]
+    def pair_p(test: str) -> np.ndarray:
+        fam = _family(t, test, None, "demsar", "auto")
+        lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
+        position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # itertools.combinations order
+        return fam.p[position]
+
+    wil = pair_p("wilcoxon")
+    sgn = pair_p("sign")
     n_hyp, full_hyp = m * (m - 1) // 2, k * (k - 1) // 2
     names = np.asarray(pool, dtype=object)
     frame = pd.DataFrame({

@@ -31,7 +31,7 @@ from .exhaustive import bergmann_hommel_raw
 from .critical import critical_difference, rank_standard_error, studentized_range_sf_many
 from .data import ScoreTable, as_table
 from .errors import InputError
-from .two_classifiers import _check_alpha, sign_test_rows, wilcoxon_rows
+from .two_classifiers import EXACT_WILCOXON_MAX_N, _check_alpha, sign_test_rows, wilcoxon_rows
 
 TESTS = ("mean-ranks", "wilcoxon", "sign")
 TEST_LABELS = {"mean-ranks": "mean-ranks z", "wilcoxon": "Wilcoxon signed-ranks", "sign": "sign test"}
@@ -47,12 +47,13 @@ def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if test == "mean-ranks":
         stat, better = mean_ranks_z(t, pairs)
-        return stat, np.minimum(1.0, 2 * stats.norm.sf(np.abs(stat))), better
+        return stat, np.minimum(1.0, 2 * stats.norm.sf(np.abs(stat))), better, np.ones(len(stat), dtype=bool)
     scores = t.scores.to_numpy()
     if not t.higher_is_better:
         scores = -scores
     m = pairs.shape[0]
     stat, p, better = np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
+    exact = np.ones(m, dtype=bool)
     step = max(1, _CHUNK_CELLS // max(1, t.n_datasets))
     for lo in range(0, m, step):
         a, b = pairs[lo : lo + step, 0], pairs[lo : lo + step, 1]
@@ -60,6 +61,8 @@ def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method
         if test == "wilcoxon":
             r = wilcoxon_rows(d, zero_method=zero_method, method=wilcoxon_method)
             stat[lo : lo + step], p[lo : lo + step] = r["statistic"], r["p"]
+            # Pairs whose exact distribution was left out by the work budget (not those with > 50 differences).
+            exact[lo : lo + step] = r["exact"] | (r["n_free"] > EXACT_WILCOXON_MAX_N) | (wilcoxon_method != "auto")
             # R+ collects the ranks where b is better.
             better[lo : lo + step] = np.where(r["r_plus"] > r["r_minus"], b, np.where(r["r_minus"] > r["r_plus"], a, -1))
         else:
@@ -67,7 +70,7 @@ def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method
             stat[lo : lo + step], p[lo : lo + step] = r["statistic"], r["p"]
             wins, losses = r["wins"], r["losses"]
             better[lo : lo + step] = np.where(wins > losses, a, np.where(losses > wins, b, -1))
-    return stat, p, better
+    return stat, p, better, exact
 
 
 def mean_ranks_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray]:
@@ -95,11 +98,23 @@ class _Family:
     stat: np.ndarray
     p: np.ndarray
     better: np.ndarray
+    #: False for Wilcoxon pairs that used the normal approximation because their exact distributions
+    #: exceeded the work budget of one call (see two_classifiers._within_exact_budget).
+    exact: np.ndarray
     #: Bergmann-Hommel's raw APVs, shared by its two forms (the expensive part is computed once).
     cache: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _family(t: ScoreTable, test: str, control: str | None, zero_method: str, wilcoxon_method: str) -> _Family:
+    """The family's pairwise statistics, computed once per table (posthoc, apv_table and verdicts share them)."""
+    key = ("family", test, control, zero_method, wilcoxon_method)
+    memo = t.memo
+    if key not in memo:
+        memo[key] = _compute_family(t, test, control, zero_method, wilcoxon_method)
+    return memo[key]
+
+
+def _compute_family(t: ScoreTable, test: str, control: str | None, zero_method: str, wilcoxon_method: str) -> _Family:
     if test not in TESTS:
         raise InputError(f"test={test!r} is not known; choose one of {', '.join(TESTS)}.")
     names = t.classifiers
@@ -114,8 +129,8 @@ def _family(t: ScoreTable, test: str, control: str | None, zero_method: str, wil
         pairs = [(c, j) for j in range(k) if j != c]
     else:
         pairs = list(combinations(range(k), 2))
-    stat, p, better = _pairwise(t, pairs, test, zero_method, wilcoxon_method)
-    return _Family("control" if control is not None else "all-pairs", k, pairs, stat, p, better)
+    stat, p, better, exact = _pairwise(t, pairs, test, zero_method, wilcoxon_method)
+    return _Family("control" if control is not None else "all-pairs", k, pairs, stat, p, better, exact)
 
 
 def _adjusted(fam: _Family, procedure: str, test: str) -> np.ndarray:
@@ -212,6 +227,7 @@ def posthoc(
         higher_is_better=t.higher_is_better,
         mean_ranks=dict(zip(names, map(float, ranks))),
         cd=cd,
+        approximate_pairs=int((~fam.exact).sum()),
     )
     return frame
 
@@ -352,26 +368,28 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     _check_alpha(alpha)
     limit = _bergmann_hommel_limit(bergmann_hommel_max_k)
     methods = VERDICT_METHODS_CONTROL if control is not None else VERDICT_METHODS_ALL_PAIRS
-    names = t.classifiers
-    families: dict[str, _Family] = {}  # each pairwise statistic is computed once
+    names = np.asarray(t.classifiers + [""], dtype=object)  # index -1 (a tie) names nobody
     skipped = []
-    base = None
+    columns: dict[str, np.ndarray] = {}
+    first = None
     for test, correction in methods:
         if PROCEDURES[correction].exhaustive and t.n_classifiers > limit:
             skipped.append(f"{test} / {correction}")
             continue
-        fam = families.get(test) or families.setdefault(test, _family(t, test, control, "demsar", "auto"))
-        if base is None:
-            base = pd.DataFrame({"a": [names[a] for a, _ in fam.pairs], "b": [names[b] for _, b in fam.pairs]})
-            order = np.argsort(fam.p, kind="stable")
-        better = np.array([names[x] if x >= 0 else "" for x in fam.better], dtype=object)
-        base[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = np.where(
-            _adjusted(fam, correction, test) <= alpha, better, ""
+        fam = _family(t, test, control, "demsar", "auto")  # memoized per table: each statistic once
+        first = first or fam
+        columns[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = np.where(
+            _adjusted(fam, correction, test) <= alpha, names[fam.better], ""
         )
-    assert base is not None
-    base = base.iloc[order].reset_index(drop=True)  # by the first method's p, as in posthoc()
-    cols = [c for c in base.columns if c not in ("a", "b")]
-    base["agree"] = base[cols].nunique(axis=1) == 1
-    base = base.sort_values("agree", kind="stable").reset_index(drop=True)
+    assert first is not None
+    pairs = np.asarray(first.pairs, dtype=np.int64).reshape(-1, 2)
+    order = np.argsort(first.p, kind="stable")  # by the first method's p, as in posthoc()
+    verdict = np.column_stack(list(columns.values()))[order]
+    agree = (verdict == verdict[:, :1]).all(axis=1)
+    base = pd.DataFrame({"a": names[pairs[order, 0]], "b": names[pairs[order, 1]]})
+    for j, name in enumerate(columns):
+        base[name] = verdict[:, j]
+    base["agree"] = agree
+    base = base.iloc[np.argsort(agree, kind="stable")].reset_index(drop=True)  # disagreements first
     base.attrs.update(alpha=float(alpha), control=control, skipped=skipped)
     return base

@@ -63,10 +63,22 @@ def _unpack(text: str) -> Any:
         raise ValueError(str(err)) from None
 
 
+#: Tables with more scores than this never fit in a link: not even tried (serializing costs seconds).
+MAX_LINK_CELLS = 20_000
+
+
 def table_payload(table: cl.ScoreTable) -> str | None:
-    """The table compressed for a link, or None when it is too large to travel in one."""
-    packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better})
-    return packed if len(packed) <= MAX_LINK_DATA_CHARS else None
+    """The table compressed for a link, or None when it is too large to travel in one (memoized per table)."""
+    ss = st.session_state
+    memo = ss.get("_payload_memo")
+    if memo is not None and memo[0] is table:
+        return memo[1]
+    packed = None
+    if table.scores.size <= MAX_LINK_CELLS:
+        packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better})
+        packed = packed if len(packed) <= MAX_LINK_DATA_CHARS else None
+    ss["_payload_memo"] = (table, packed)
+    return packed
 
 
 # ---------------------------------------------------------------------------------------------

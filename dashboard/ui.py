@@ -134,9 +134,9 @@ def pool_counts(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float
     return cl.pool_counts(_table, a, b, alpha_, procedure=procedure)
 
 
-@st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16, ttl=3600)
-def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
-    return cl.pool_sensitivity_matrix(_table, alpha_, procedure=procedure)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str, _progress=None):
+    return cl.pool_sensitivity_matrix(_table, alpha_, procedure=procedure, progress=_progress)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)

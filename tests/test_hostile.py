@@ -279,3 +279,86 @@ def test_shaffer_hommel_and_groups_scale_to_hundreds_of_classifiers():
     assert t[0] == k * (k - 1) // 2 and t[1] == t[0] - k + 1  # after one rejection at most C(k-1, 2) remain true
     res = cl.posthoc(table, "wilcoxon", "holm")
     assert cl.groups(res)
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            if key != "meta":  # meta is data for tests and hovers never render it
+                yield from _strings(value)
+    elif isinstance(obj, (list, tuple)):
+        for value in obj:
+            yield from _strings(value)
+    elif hasattr(obj, "tolist"):
+        yield from _strings(obj.tolist())
+
+
+def test_figures_never_carry_html_from_names():
+    """Plotly renders <a href>, <b>, <br> in labels, titles and hovers: names are written as entities."""
+    t = cl.load_scores(_hostile_csv(), name="hostile.csv")
+    res = cl.posthoc(t, "wilcoxon", "holm", alpha=0.3)
+    ctrl = cl.posthoc(t, "mean-ranks", "bonferroni-dunn", control=t.classifiers[3])
+    figures = [
+        cl.plots.cd_diagram(res), cl.plots.cd_diagram(ctrl), cl.plots.apv_heatmap(res), cl.plots.rank_heatmap(t),
+        cl.plots.win_tie_loss_figure(t), cl.plots.mean_ranks_figure(t.mean_ranks),
+        cl.plots.pool_z_figure(cl.pool_sensitivity(t, t.classifiers[3], t.classifiers[4])),
+        cl.plots.sensitivity_heatmap(cl.pool_sensitivity_matrix(t)),
+    ]
+    for fig in figures:
+        texts_ = list(_strings(fig.to_plotly_json()))
+        assert not [x for x in texts_ if "<img" in x or "<a " in x.lower()], fig.layout.title.text
+    assert any("&lt;img" in x for fig in figures for x in _strings(fig.to_plotly_json()))
+
+
+# -- big tables through the pages (the harness's timeout bounds each run; timings are in bench/) ---------
+
+def _wide_csv(n: int, k: int, seed: int = 0) -> bytes:
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.uniform(0.5, 0.95, size=(n, k)).round(4), columns=[f"c{j}" for j in range(k)],
+                         index=pd.Index([f"d{i}" for i in range(n)], name="dataset"))
+    return frame.to_csv().encode("utf-8")
+
+
+def _upload_then_visit_every_page(name: str, data: bytes, timeout: float):
+    from streamlit.testing.v1 import AppTest
+
+    from .apptest_helpers import APP
+
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.run()
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    at.file_uploader[0].set_value((name, data, "text/csv"))
+    at.run()
+    assert not at.exception
+    for page in ("omnibus", "posthoc", "pool", "replicability", "load_data"):
+        goto(at, page)
+        assert not at.exception, page
+    return at
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,k", [(12, 500), (20_000, 50)])
+def test_large_tables_answer_on_every_page(n, k):
+    at = _upload_then_visit_every_page(f"big_{n}x{k}.csv", _wide_csv(n, k), timeout=90)
+    assert any(f"{n} data sets × {k} classifiers" in s for s in texts(at.success))
+    goto(at, "posthoc")
+    assert any("hypotheses rejected" in m for m in texts(at.markdown))
+    if k > 60:
+        assert any("drawn for up to" in i or "cannot be read" in i for i in texts(at.info))
+    goto(at, "pool")
+    if k > 60:
+        assert any("offered for up to 60 classifiers" in i for i in texts(at.info))
+    elif n * k * k > 2_000_000:
+        assert any("starts on request" in i for i in texts(at.info))
+
+
+@pytest.mark.slow
+def test_a_45_mb_file_of_identical_rows_is_refused_quickly():
+    data = b"dataset,A,B\n" + b"same,0.5,0.6\n" * 3_460_000
+    at = _upload_then_visit_every_page("identical.csv", data, timeout=90)
+    goto(at, "load_data")
+    assert any("accepts up to 1,000,000 scores" in e for e in texts(at.error))
+    assert any("Demšar 2006" in s for s in texts(at.success))  # the previous table is still loaded

@@ -96,6 +96,18 @@ def test_rm_anova_matches_hand_computation(demsar, garcia):
         assert (res.df1, res.df2) == (t.n_classifiers - 1, (t.n_classifiers - 1) * (t.n_datasets - 1))
 
 
+def test_rm_anova_matches_statsmodels_anovarm(demsar, garcia, benavoli):
+    """The field's library as the independent computation: statsmodels' AnovaRM gives the same F and p."""
+    from statsmodels.stats.anova import AnovaRM
+
+    for t in (demsar, garcia, benavoli):
+        ref = AnovaRM(t.to_long(), depvar="score", subject="dataset", within=["classifier"]).fit().anova_table.iloc[0]
+        ours = cl.rm_anova(t)
+        assert ours.statistic == pytest.approx(float(ref["F Value"]), rel=1e-10)
+        assert ours.pvalue == pytest.approx(float(ref["Pr > F"]), rel=1e-9)
+        assert (ours.df1, ours.df2) == (int(ref["Num DF"]), int(ref["Den DF"]))
+
+
 def test_rm_anova_tukey_dunnett_undefined_on_a_zero_error_term():
     """Issue 9: a zero residual variance (exact or rounding noise) leaves all three undefined, consistently."""
     additive = np.add.outer(np.arange(5.0), [0.0, 1.0, 2.0])

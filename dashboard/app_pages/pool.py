@@ -185,7 +185,20 @@ with tab_matrix:
         if procedure == "holm":
             st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
         matrix_proc = "bonferroni" if procedure == "holm" else procedure
-        matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc)
+        heavy = table.n_classifiers ** 2 * table.n_datasets > 2_000_000
+        key = ("pool_matrix_go", token, alpha, matrix_proc)
+        if heavy and not ss.get(key):
+            st.info(f"Counting every pool of all {table.n_classifiers * (table.n_classifiers - 1) // 2:,} pairs of this "
+                    f"{table.n_datasets:,} × {table.n_classifiers} table takes a while; it starts on request.")
+            if st.button("Count the pools of every pair", key="w_pool_matrix_go"):
+                ss[key] = True
+                st.rerun()
+            matrix = None
+        else:
+            bar = st.progress(0.0, text="Counting the pools of every pair…")
+            matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc,
+                             _progress=lambda f: bar.progress(f, text=f"Counting the pools of every pair… {f:.0%}"))
+            bar.empty()
         if matrix is not None:
             st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix")
             dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)

@@ -125,6 +125,13 @@ st.markdown(
     f"{cl.posthoc_labels[test]}."
 )
 
+if result.attrs.get("approximate_pairs"):
+    st.info(
+        f"For {result.attrs['approximate_pairs']:,} pairs with tied differences the Wilcoxon p-value comes from the "
+        "normal approximation (with the tie correction): their exact distributions are too many to enumerate here. "
+        "compare_lib.wilcoxon gives the exact value of any one pair."
+    )
+
 tab_cd, tab_apv, tab_dis, tab_wtl, tab_report = st.tabs(
     ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
 )
