@@ -134,9 +134,26 @@ def pool_counts(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float
     return cl.pool_counts(_table, a, b, alpha_, procedure=procedure)
 
 
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str, _progress=None):
-    return cl.pool_sensitivity_matrix(_table, alpha_, procedure=procedure, progress=_progress)
+@st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16, ttl=3600)
+def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
+    return cl.pool_sensitivity_matrix(_table, alpha_, procedure=procedure)
+
+
+def pool_matrix_with_progress(token: str, table: cl.ScoreTable, alpha_: float, procedure: str):
+    """The same matrix for large tables, with a progress bar (a cached function cannot draw one); the
+    result is kept for the session. Each step reports progress, so a closed session stops at the next."""
+    key = ("pool_matrix", token, alpha_, procedure)
+    memo = st.session_state.setdefault("_pool_matrix_memo", {})
+    if key not in memo:
+        bar = st.progress(0.0, text="Counting the pools of every pair…")
+        result = call(cl.pool_sensitivity_matrix, table, alpha_, procedure=procedure,
+                      progress=lambda f: bar.progress(f, text=f"Counting the pools of every pair… {f:.0%}"))
+        bar.empty()
+        if result is None:
+            return None
+        memo.clear()  # one large matrix per session is enough
+        memo[key] = result
+    return memo[key]
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
@@ -156,11 +173,16 @@ def fold_tests(folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float 
     return cl.fold_level_tests(folds, a, b, alpha=alpha_, test_train_ratio=ratio)
 
 
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, _progress=None):
-    """Cached by configuration; ``_progress`` (not hashed) reports the fraction done on a cache miss."""
-    return cl.run_experiment(list(classifiers), list(datasets), schemes=list(schemes), seeds=range(n_seeds),
-                             n_jobs=n_jobs, progress=_progress)
+def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, progress=None):
+    """Remembered per configuration for the session (a cached function cannot draw the progress bar);
+    the experiment reports progress after every task, so a closed session stops at the next one."""
+    key = (classifiers, datasets, schemes, n_seeds)
+    memo = st.session_state.setdefault("_experiment_memo", {})
+    if key not in memo:
+        memo.clear()
+        memo[key] = cl.run_experiment(list(classifiers), list(datasets), schemes=list(schemes), seeds=range(n_seeds),
+                                      n_jobs=n_jobs, progress=progress)
+    return memo[key]
 
 
 # ---------------------------------------------------------------------------------------------

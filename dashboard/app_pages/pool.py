@@ -194,11 +194,10 @@ with tab_matrix:
                 ss[key] = True
                 st.rerun()
             matrix = None
+        elif heavy:
+            matrix = ui.pool_matrix_with_progress(token, table, alpha, matrix_proc)
         else:
-            bar = st.progress(0.0, text="Counting the pools of every pair…")
-            matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc,
-                             _progress=lambda f: bar.progress(f, text=f"Counting the pools of every pair… {f:.0%}"))
-            bar.empty()
+            matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc)
         if matrix is not None:
             st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix")
             dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)

@@ -196,7 +196,7 @@ with tab_run:
         clfs = clf_choice + ([extra.strip()] if extra.strip() else [])
         bar = st.progress(0.0, text="Training…")
         folds_run = ui.call(ui.run_experiment, tuple(clfs), tuple(data_choice), tuple(scheme_choice), int(n_seeds),
-                            int(n_jobs), _progress=lambda f: bar.progress(f, text=f"Training… {f:.0%}"))
+                            int(n_jobs), progress=lambda f: bar.progress(f, text=f"Training… {f:.0%}"))
         bar.empty()
         if folds_run is not None:
             st.session_state["experiment_folds"] = folds_run
