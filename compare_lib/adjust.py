@@ -45,6 +45,8 @@ class Procedure:
     mean_ranks_only: bool = False
     #: Needs the exhaustive sets of hypotheses: time grows quickly with k (see exhaustive.MAX_BERGMANN_HOMMEL_K).
     exhaustive: bool = False
+    #: The adjusted p-value as a LaTeX formula (p_1 <= ... <= p_m), for reports and the dashboard.
+    formula: str = ""
 
 
 PROCEDURES: dict[str, Procedure] = {
@@ -53,45 +55,47 @@ PROCEDURES: dict[str, Procedure] = {
         Procedure(
             "nemenyi", "Nemenyi", ("all-pairs",), "single-step", "Nemenyi 1963; Demšar 2006, §3.2.2",
             "Studentized range of the mean ranks (the test behind Demšar's CD). Mean-ranks statistic only.",
-            mean_ranks_only=True,
+            mean_ranks_only=True, formula=r"\mathrm{APV} = P\left(Q_{k,\infty} > \sqrt{2}\,|z|\right)",
         ),
         Procedure(
             "bonferroni", "Bonferroni", ("all-pairs",), "single-step", "Dunn 1961; García & Herrera 2008, §3",
-            "APV = m p. García & Herrera call this 'Nemenyi' in the all-pairs setting.",
+            "García & Herrera call this 'Nemenyi' in the all-pairs setting.", formula=r"\mathrm{APV}_i = \min(1,\, m\,p_i)",
         ),
         Procedure(
             "bonferroni-dunn", "Bonferroni-Dunn", ("control",), "single-step", "Dunn 1961; Demšar 2006, §3.2.2",
-            "Bonferroni versus a control: APV = (k-1) p; the CD of Demšar's Figure 1b.",
+            "Bonferroni versus a control; the CD of Demšar's Figure 1b.", formula=r"\mathrm{APV}_i = \min(1,\,(k-1)\,p_i)",
         ),
         Procedure(
             "holm", "Holm", ("all-pairs", "control"), "step-down", "Holm 1979; García & Herrera 2008, §3",
-            "APV_i = max_{j<=i} (m - j + 1) p_j.",
+            "Step-down: each hypothesis is corrected for those not yet rejected.",
+            formula=r"\mathrm{APV}_i = \max_{j \le i}\,(m - j + 1)\,p_j",
         ),
         Procedure(
             "hochberg", "Hochberg", ("all-pairs", "control"), "step-up", "Hochberg 1988; Demšar 2006, §3.2.2",
-            "APV_i = min_{j>=i} (m - j + 1) p_j (relies on the Simes inequality).",
+            "Step-up (relies on the Simes inequality).", formula=r"\mathrm{APV}_i = \min_{j \ge i}\,(m - j + 1)\,p_j",
         ),
         Procedure(
             "hommel", "Hommel", ("all-pairs", "control"), "step-up", "Hommel 1988; García & Herrera 2008, Fig. 3",
             "Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
+            formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}",
         ),
         Procedure(
             "shaffer", "Shaffer (static)", ("all-pairs",), "step-down", "Shaffer 1986; García & Herrera 2008, §2.1",
-            "Holm with m - j + 1 replaced by t_j, the most hypotheses that can be true when j - 1 are false.",
+            "Holm with m − j + 1 replaced by t_j, the most hypotheses that can be true when j − 1 are false.",
+            formula=r"\mathrm{APV}_i = \max_{j \le i}\,t_j\,p_j",
         ),
         Procedure(
             "bergmann-hommel", "Bergmann-Hommel", ("all-pairs",), "dynamic",
             "Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3",
-            "APV_i = max over exhaustive sets I containing i of |I| min_{j in I} p_j, then made non-decreasing in "
-            "the raw p-values, as García & Herrera's Table 5 and scmamp (slightly conservative).",
-            exhaustive=True,
+            "Over the exhaustive sets I (sets of pairs that can be exactly the true ones), then made non-decreasing "
+            "in the raw p-values, as García & Herrera's Table 5 and scmamp (slightly conservative).",
+            exhaustive=True, formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
         ),
         Procedure(
             "bergmann-hommel-closed", "Bergmann-Hommel (closed testing)", ("all-pairs",), "dynamic",
             "Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3",
-            "APV_i = max over exhaustive sets I containing i of |I| min_{j in I} p_j exactly (no monotone step): "
-            "APV <= alpha is exactly the procedure's decision.",
-            exhaustive=True,
+            "The formula exactly (no monotone step): APV ≤ α is exactly the procedure's decision.",
+            exhaustive=True, formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
         ),
     )
 }

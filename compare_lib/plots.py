@@ -289,7 +289,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     if lay.control_interval is not None:
         c_lo, c_hi = lay.control_interval
         line_trace(
-            [max(c_lo, lo - ext / 2), min(c_hi, hi + ext / 2)], [0, 0], name="control interval", color=CONTROL_COLOR,
+            [max(c_lo, lo), min(c_hi, hi)], [0, 0], name="control interval", color=CONTROL_COLOR,  # within the axis
             width_px=9, hover=f"{_h(lay.control)} ± CD: mean ranks {c_lo:.3f} to {c_hi:.3f}", meta=[c_lo, c_hi], opacity=0.35,
         )
 
@@ -366,6 +366,9 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         showlegend=False,
         plot_bgcolor="rgba(0,0,0,0)",
         paper_bgcolor="rgba(0,0,0,0)",
+        # The narrowest width at which the axis keeps ~44 px per rank and the names their margins: an app
+        # can scroll sideways below it instead of squeezing the diagram.
+        meta=dict(min_width=int(margin["l"] + margin["r"] + max(220, 44 * (span + 2 * ext)))),
     )
     return go.Figure(data=traces, layout=layout, _validate=False)
 
@@ -516,61 +519,66 @@ _TEST_COLORS = ["#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2"
 
 
 def selection_figure(frame: pd.DataFrame, tests: list[str], *, title: str | None = None) -> go.Figure:
-    """Demšar's Figures 3-7 for some tests: rejections (with R(e)) and mean p (with R(p)) against the bias k.
+    """Demšar's Figures 3-7 as small multiples: one panel per quantity against the bias k.
 
-    ``frame`` is a :func:`compare_lib.selection_experiment` result. Left panel: the number of samples
-    in which the test rejected (solid, left axis) and R(e) (dotted, right axis). Right panel: the mean
-    p-value (solid; axis turned upside down so that more power plots higher, as in the paper) and
-    R(p) (dotted, right axis).
+    ``frame`` is a :func:`compare_lib.selection_experiment` result. Four panels share the bias axis:
+    the number of samples in which each test rejected, R(e), the mean p-value and R(p); one colour per
+    test throughout (legend once), no second y-axis and no reversed axis; R(e) and R(p) on their whole
+    range [0.5, 1], mean p on [0, 1], rejections on [0, samples], with round ticks.
     """
     from plotly.subplots import make_subplots
 
     samples = frame.attrs.get("samples")
     fig = make_subplots(
-        rows=1, cols=2, specs=[[{"secondary_y": True}, {"secondary_y": True}]],
-        subplot_titles=("Rejections (solid) and R(e) (dotted)", "Mean p (solid) and R(p) (dotted)"),
-        horizontal_spacing=0.12,
+        rows=2, cols=2, shared_xaxes=True, vertical_spacing=0.13, horizontal_spacing=0.09,
+        subplot_titles=(f"Rejections (of {samples:,} samples)" if samples else "Rejections",
+                        "R(e): will the verdict repeat?", "Mean p-value", "R(p) = 1 − 2 var(p)"),
     )
+    panels = (("rejections", 1, 1, "rejections %{y}"), ("R_e", 1, 2, "R(e) %{y:.3f}"),
+              ("mean_p", 2, 1, "mean p %{y:.3f}"), ("R_p", 2, 2, "R(p) %{y:.3f}"))
     for i, test in enumerate(tests):
         part = frame[frame["test"] == test].sort_values("bias")
         color = _TEST_COLORS[i % len(_TEST_COLORS)]
-        common = dict(x=part["bias"], legendgroup=test, mode="lines+markers")
-        fig.add_trace(go.Scatter(y=part["rejections"], name=test, line=dict(color=color, width=2.5), marker=dict(size=5),
-                                 hovertemplate=f"{test}<br>k = %{{x}}<br>rejections %{{y}}<extra></extra>", **common),
-                      row=1, col=1, secondary_y=False)
-        fig.add_trace(go.Scatter(y=part["R_e"], name=f"{test} R(e)", showlegend=False, mode="lines", x=part["bias"],
-                                 legendgroup=test, line=dict(color=color, dash="dot", width=1.5),
-                                 hovertemplate=f"{test}<br>k = %{{x}}<br>R(e) %{{y:.3f}}<extra></extra>"),
-                      row=1, col=1, secondary_y=True)
-        fig.add_trace(go.Scatter(y=part["mean_p"], name=test, showlegend=False, line=dict(color=color, width=2.5),
-                                 marker=dict(size=5), hovertemplate=f"{test}<br>k = %{{x}}<br>mean p %{{y:.3f}}<extra></extra>",
-                                 **common),
-                      row=1, col=2, secondary_y=False)
-        fig.add_trace(go.Scatter(y=part["R_p"], name=f"{test} R(p)", showlegend=False, mode="lines", x=part["bias"],
-                                 legendgroup=test, line=dict(color=color, dash="dot", width=1.5),
-                                 hovertemplate=f"{test}<br>k = %{{x}}<br>R(p) %{{y:.3f}}<extra></extra>"),
-                      row=1, col=2, secondary_y=True)
-    fig.update_xaxes(title_text="bias k")
-    fig.update_yaxes(title_text=f"rejections (of {samples})" if samples else "rejections", row=1, col=1, secondary_y=False)
-    fig.update_yaxes(title_text="R(e)", range=[0.45, 1.02], row=1, col=1, secondary_y=True, showgrid=False)
-    fig.update_yaxes(title_text="mean p", autorange="reversed", row=1, col=2, secondary_y=False)
-    fig.update_yaxes(title_text="R(p)", range=[0.45, 1.02], row=1, col=2, secondary_y=True, showgrid=False)
-    fig.update_layout(title=title, height=430, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=70, b=10))
+        for column, row, col, fmt in panels:
+            fig.add_trace(
+                go.Scatter(x=part["bias"], y=part[column], name=_h(test), legendgroup=test, showlegend=(row, col) == (1, 1),
+                           mode="lines+markers", line=dict(color=color, width=2.2), marker=dict(size=5),
+                           hovertemplate=f"{_h(test)}<br>k = %{{x}}<br>{fmt}<extra></extra>"),
+                row=row, col=col,
+            )
+    fig.update_xaxes(title_text="bias k", row=2, col=1)
+    fig.update_xaxes(title_text="bias k", row=2, col=2)
+    fig.update_yaxes(range=[0, samples * 1.02] if samples else None, rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(range=[0.48, 1.02], dtick=0.1, row=1, col=2)
+    fig.update_yaxes(range=[-0.02, 1.02], dtick=0.2, row=2, col=1)
+    fig.update_yaxes(range=[0.48, 1.02], dtick=0.1, row=2, col=2)
+    fig.update_layout(title=_h(title) if title else None, height=560, legend=dict(orientation="h", y=-0.12),
+                      margin=dict(l=10, r=10, t=80 if title else 50, b=10))
     return fig
 
 
-def fold_pvalues_figure(results: pd.DataFrame, test: str) -> go.Figure:
-    """p-values of one fold-level test per data set (rows) and seed (columns); rejections marked."""
+def fold_pvalues_figure(results: pd.DataFrame, test: str, scheme: str | None = None) -> go.Figure:
+    """p-values of one fold-level test under one resampling scheme, per data set (rows) and seed
+    (columns); rejections marked. ``scheme`` defaults to the first scheme the results hold for the test;
+    the title names it."""
     part = results[results["test"] == test]
+    schemes = list(dict.fromkeys(part["scheme"]))
+    if not schemes:
+        raise InputError(f"No results for the test {test!r}.")
+    scheme = schemes[0] if scheme is None else scheme
+    if scheme not in schemes:
+        raise InputError(f"The test {test!r} has no results for the scheme {scheme!r}; it has {schemes}.")
+    part = part[part["scheme"] == scheme]
     grid = part.pivot_table(index="dataset", columns="seed", values="p", aggfunc="first")
     alpha = results.attrs.get("alpha", 0.05)
-    text = [[("" if np.isnan(v) else f"{v:.3f}" + (" *" if v <= alpha else "")) for v in row] for row in grid.to_numpy()]
+    values = grid.to_numpy(dtype=float)
+    text = [[("" if np.isnan(v) else f"{v:.3f}" + (" *" if v <= alpha else "")) for v in row] for row in values]
     fig = go.Figure(
-        go.Heatmap(z=grid.to_numpy(), x=_hs(grid.columns), y=_hs(grid.index), text=text,
+        go.Heatmap(z=values, x=_hs(grid.columns), y=_hs(grid.index), text=text,
                    texttemplate="%{text}", colorscale="RdBu", zmid=alpha, zmin=0, zmax=min(1, 10 * alpha),
                    colorbar=dict(title="p"), hovertemplate="%{y}, seed %{x}<br>p = %{z:.4f}<extra></extra>")
     )
-    fig.update_layout(title=f"{test}: p per data set and seed (* = rejected at α = {alpha:g})",
+    fig.update_layout(title=f"{_h(test)}, {_h(scheme)}: p per data set and seed (* = rejected at α = {alpha:g})",
                       xaxis_title="seed (repetition of the whole experiment)", yaxis=dict(autorange="reversed"),
                       height=max(300, 36 * len(grid) + 140), margin=dict(l=10, r=10, t=60, b=10))
     return fig

@@ -16,6 +16,8 @@ st.set_page_config(page_title="Compare classifiers over data sets", layout="wide
 
 links.apply_query_params()
 state.ensure_table()
+if "_alpha_next" in st.session_state:  # α from a link applied during the previous run
+    st.session_state["alpha"] = st.session_state.pop("_alpha_next")
 st.session_state.setdefault("alpha", state.ALPHA_DEFAULT)
 
 pages = [

@@ -126,8 +126,9 @@ def apply_query_params() -> None:
     ss["query_problems"] = problems
 
 
-def _apply_view(raw: dict[str, list[str]]) -> list[str]:
-    """Apply the selection, α, direction and page choices of a link to the loaded table."""
+def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str]:
+    """Apply the selection, α, direction and page choices of a link to the loaded table. ``mid_run``:
+    the sidebar's α widget already exists in this run, so α is set at the start of the next one."""
     problems: list[str] = []
     table = state.full_table()
     ss = st.session_state
@@ -174,7 +175,7 @@ def _apply_view(raw: dict[str, list[str]]) -> list[str]:
         except ValueError:
             value = float("nan")
         if state.ALPHA_MIN <= value <= state.ALPHA_MAX:
-            ss["alpha"] = value
+            ss["_alpha_next" if mid_run else "alpha"] = value
         else:
             problems.append(
                 f"The link's α {text!r} is not a number between {state.ALPHA_MIN:g} and {state.ALPHA_MAX:g} (the range "
@@ -208,7 +209,7 @@ def check_pending_view(origin_kind: str) -> str | None:
             f"{wanted!r}): the link's view was not applied. Load the same file to see the shared view."
         )
     ss.pop("pending_view")
-    problems = _apply_view(pending)
+    problems = _apply_view(pending, mid_run=True)
     return "The loaded table matches the link: its view was applied." + (" " + " ".join(problems) if problems else "")
 
 

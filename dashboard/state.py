@@ -46,11 +46,11 @@ SAMPLES: dict[str, Sample] = {
     "Demšar 2006, Table 6 (AUC, 14 data sets × 4 C4.5 variants)": Sample(
         "demsar2006", "demsar2006_table6_auc_untied.csv", True,
         "Demšar's worked example. Voting/C4.5+cf is 0.9751 (printed 0.975) so that the ranks match the paper: "
-        "χ²_F = 9.28, F_F = 3.69.",
+        "$\\chi^2_F = 9.28$, $F_F = 3.69$.",
     ),
     "Demšar 2006, Table 6 exactly as printed": Sample(
         "demsar2006-printed", "demsar2006_table6_auc.csv", True,
-        "As printed, voting ties C4.5+cf and C4.5+m+cf, giving χ²_F = 9.857 instead of the paper's 9.28.",
+        "As printed, voting ties C4.5+cf and C4.5+m+cf, giving $\\chi^2_F = 9.857$ instead of the paper's 9.28.",
     ),
     "García & Herrera 2008, Table 2 (accuracy, 30 × 5)": Sample(
         "garcia2008", "garcia_herrera2008_table2_accuracy.csv", True,

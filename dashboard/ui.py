@@ -23,11 +23,18 @@ import state
 _MARKDOWN_SPECIALS = re.compile(f"([{re.escape(string.punctuation)}])")
 
 
+_ZWSP = "\u200b"
+
+
 def esc(text: Any) -> str:
     """User text made inert for Streamlit's Markdown: every ASCII punctuation character is escaped with a
-    backslash, so no link, image, HTML tag, LaTeX ($), emoji or colour directive (:red[...]) or bare
-    URL autolink can form; the text still reads the same on the page."""
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", str(text))
+    backslash, so no link, image, HTML tag, LaTeX ($), emoji or colour directive (:red[...]) can form.
+    Bare URLs and e-mail addresses are turned into links *after* escapes are resolved (GFM's literal
+    autolinks work on the text), so an invisible zero-width space is put inside '://', 'www.' and after
+    '@'; the text still reads the same on the page."""
+    text = str(text).replace("://", f":{_ZWSP}//").replace("@", f"@{_ZWSP}")
+    text = re.sub(r"(?i)\bwww\.", lambda m: m.group(0)[:3] + _ZWSP + ".", text)
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
 
 
 def show_notes(notes, *, title: str = "What was done to the data") -> None:
@@ -71,6 +78,21 @@ def guarded(run: Callable[[], Any]) -> None:
             "Something went wrong on this page (an internal error, logged on the server). Try another choice, or "
             "reload the page; if it persists, please report what you did."
         )
+
+
+def wide_chart(fig, key: str, **kwargs) -> None:
+    """A plotly chart that stretches to the page but never below the figure's ``meta.min_width``: in a
+    narrow window (a phone) it keeps its size and scrolls sideways rather than crowding its labels."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    min_width = int(meta.get("min_width", 0))
+    if min_width:
+        # Our own constant CSS (no user text), scoped to this chart's element by its key.
+        st.markdown(
+            f"<style>.st-key-{key}{{overflow-x:auto}} .st-key-{key} > div{{min-width:{min_width}px}}</style>",
+            unsafe_allow_html=True,
+        )
+    with st.container(key=key):
+        st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
 
 
 def caption(table: cl.ScoreTable) -> None:

@@ -63,10 +63,21 @@ def stop_server(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
+#: True when the app has finished its run: idle, no spinner, every plotly chart drawn.
+SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-testid="stSpinner"], [data-testid="stSkeleton"]')) return false;
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  return charts.every(c => c.querySelector('.main-svg'));
+}"""
+
+
 def wait_idle(page, timeout_ms: int = 90000) -> None:
-    """Wait until the script run has finished (and give plotly a moment to draw)."""
+    """Wait for the app's state, not for time: the run has finished and every chart is drawn. After an
+    action, wait first for content the action must produce (``expect(...)``); this then settles."""
     page.wait_for_selector(IDLE, timeout=timeout_ms)
-    page.wait_for_timeout(500)
+    page.wait_for_function(SETTLED_JS, timeout=timeout_ms)
 
 
 def launch(pw):

@@ -12,8 +12,8 @@ def _metrics(at):
 def test_demsar_numbers_and_verdict():
     at = goto(new_app(), "omnibus")
     metrics = _metrics(at)
-    assert metrics["Friedman χ²_F (3 df)"] == "9.279"
-    assert metrics["Iman-Davenport F_F (3, 39 df)"] == "3.686"
+    assert metrics["Friedman $\\chi^2_F$ (3 df)"] == "9.279"
+    assert metrics["Iman-Davenport $F_F$ (3, 39 df)"] == "3.686"
     assert any("do not all perform equally" in m for m in texts(at.markdown))
     # N = 14, k = 4 is small: the exact permutation p is shown and the verdict rests on it (issue 9).
     assert metrics["Exact p (permutation)"] == "0.014"
@@ -37,10 +37,10 @@ def test_tiny_table_with_identical_rankings_is_not_significant():
     at = goto(at, "omnibus")
     metrics = _metrics(at)
     assert metrics["Exact p (permutation)"] == "0.167"
-    assert metrics["Iman-Davenport F_F (2, 2 df)"] == "∞"
+    assert metrics["Iman-Davenport $F_F$ (2, 2 df)"] == "∞"
     assert any("No significant difference" in m for m in texts(at.markdown))
     assert not any("1e-300" in m for m in texts(at.markdown))
-    assert metrics["RM-ANOVA F (2, 2 df)"] == "undefined"
+    assert metrics["RM-ANOVA $F$ (2, 2 df)"] == "undefined"
     assert any("undefined" in m for m in texts(at.markdown))
 
 
@@ -53,10 +53,10 @@ def _omnibus_on_sample(label: str):
 
 def test_tie_correction_and_alpha():
     at = _omnibus_on_sample("Demšar 2006, Table 6 exactly as printed")
-    assert _metrics(at)["Friedman χ²_F (3 df)"] == "9.857"
+    assert _metrics(at)["Friedman $\\chi^2_F$ (3 df)"] == "9.857"
     by_label(at.toggle, "Correct the Friedman statistic for ties").set_value(True)
     at.run()
-    assert _metrics(at)["Friedman χ²_F (3 df)"] == "10.952"
+    assert _metrics(at)["Friedman $\\chi^2_F$ (3 df)"] == "10.952"
     at.number_input(key="alpha").set_value(0.001)
     at.run()
     assert any("No significant difference" in m for m in texts(at.markdown))
@@ -65,4 +65,4 @@ def test_tie_correction_and_alpha():
 def test_large_table_has_no_approximation_warning():
     at = _omnibus_on_sample("Benavoli et al. 2016, Table 2 (accuracy, 54 × 7)")
     assert not [w for w in texts(at.warning) if "N > 10" in w]
-    assert float(_metrics(at)["Friedman χ²_F (6 df)"]) > 0
+    assert float(_metrics(at)["Friedman $\\chi^2_F$ (6 df)"]) > 0

@@ -1,4 +1,8 @@
-"""One real-browser smoke test: the dashboard served by streamlit, driven by Playwright in Debian's chromium."""
+"""Real-browser tests: the dashboard served by streamlit, driven by Playwright in Debian's chromium.
+
+Each test gets its own server (no state shared between tests) and waits for the app's state and for
+the content an action must produce (``expect`` retries until it appears), never for a fixed time.
+"""
 
 from __future__ import annotations
 
@@ -16,65 +20,170 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
 
+from playwright.sync_api import expect  # noqa: E402
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+TIMEOUT = 90_000
+MINE = "dataset,A,B,C\nd1,0.81,0.70,0.60\nd2,0.50,0.90,0.70\nd3,0.61,0.64,0.66\nd4,0.70,0.80,0.90\nd5,0.71,0.82,0.93\n"
+
+
+@pytest.fixture
+def server(tmp_path):
     port = free_port()
-    log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    proc = start_server(port, log)
+    proc = start_server(port, tmp_path / "streamlit.log")
     yield f"http://127.0.0.1:{port}"
     stop_server(proc)
 
 
+def _open(page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("h1").first).to_be_visible(timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+
+
+def _text(page, text: str):
+    return expect(page.get_by_text(text).first).to_be_visible(timeout=TIMEOUT)
+
+
+def _upload(page, path: Path) -> None:
+    page.get_by_text("Upload a file", exact=True).first.click()
+    page.wait_for_selector('[data-testid="stFileUploaderDropzoneInput"]', state="attached", timeout=TIMEOUT)
+    page.set_input_files('[data-testid="stFileUploaderDropzoneInput"]', str(path))
+
+
+def _go(page, label: str) -> None:
+    page.get_by_role("link", name=label).first.click()
+    expect(page.locator("h1").first).to_have_text(label.replace(" tests", " tests"), timeout=TIMEOUT)
+    wait_idle(page, TIMEOUT)
+
+
 def test_load_sample_and_see_the_omnibus_charts(server, tmp_path):
     with browser_page() as (page, errors):
-        page.goto(server)
-        wait_idle(page)
-        assert page.get_by_text("Loaded: sample: Demšar 2006").count() >= 1
-        # Pick another sample through the real widget, then open the omnibus page from the navigation.
+        _open(page, server)
+        _text(page, "Loaded: sample: Demšar 2006")
         sample_box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Sample").first
         sample_box.locator('div[role="combobox"], input').first.click()
         page.get_by_role("option", name="García & Herrera 2008, Table 2 (accuracy, 30 × 5)").click()
-        wait_idle(page)
-        assert page.get_by_text("30 data sets × 5 classifiers").count() >= 1
-        page.get_by_role("link", name="Omnibus tests").first.click()
-        wait_idle(page)
-        page.wait_for_selector('[data-testid="stPlotlyChart"] .js-plotly-plot', timeout=60000)
-        assert page.get_by_text("39.647").count() >= 1
+        _text(page, "30 data sets × 5 classifiers")
+        _go(page, "Omnibus tests")
+        page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=TIMEOUT)
+        _text(page, "39.647")
         page.screenshot(path=str(tmp_path / "omnibus.png"), full_page=True)
-        assert (tmp_path / "omnibus.png").stat().st_size > 10000
         assert not errors, errors
 
 
 def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
     """Open a shared link to the post-hoc page and find the rendered CD diagram (Demšar's Figure 1a)."""
     with browser_page(height=1300) as (page, errors):
-        page.goto(f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=nemenyi&alpha=0.1")
-        wait_idle(page)
+        _open(page, f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=nemenyi&alpha=0.1")
+        _text(page, "2 of 6 hypotheses rejected")
         chart = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first
-        chart.wait_for(timeout=60000)
-        svg_text = chart.inner_text() + " ".join(chart.locator("text").all_text_contents())
-        assert "CD = 1.118" in svg_text
+        chart.wait_for(timeout=TIMEOUT)
+        expect(chart).to_contain_text("CD = 1.118", timeout=TIMEOUT)
+        svg_text = " ".join(chart.locator("text").all_text_contents())
         for name in ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"):
             assert name in svg_text
-        assert page.get_by_text("2 of 6 hypotheses rejected").count() == 1
-        # Switch to the control view through the real widgets.
         page.get_by_text("Versus a control").click()
-        wait_idle(page)
-        assert page.get_by_text("of 3 hypotheses rejected").count() == 1
-        page.screenshot(path=str(tmp_path / "posthoc.png"), full_page=True)
+        _text(page, "of 3 hypotheses rejected")
         assert not errors, errors
 
 
-def test_pool_explorer_toggle_changes_a_verdict(server, tmp_path):
+def test_pool_explorer_toggle_changes_a_verdict(server):
     """Benavoli et al.'s table: removing C6 from the pool makes C2 vs C4 stop being significant."""
     with browser_page(height=1500) as (page, errors):
-        page.goto(f"{server}/pool?sample=benavoli2016")
-        wait_idle(page)
-        assert page.get_by_text("mean ranks 0, Wilcoxon 0, sign test 0 of 21 pairs").count() == 1
+        _open(page, f"{server}/pool?sample=benavoli2016")
+        _text(page, "mean ranks 0, Wilcoxon 0, sign test 0 of 21 pairs")
         page.get_by_role("button", name="Remove C6").first.click()
-        wait_idle(page)
-        assert page.get_by_text("mean ranks 1, Wilcoxon 0, sign test 0 of 15 pairs").count() == 1
-        page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first.wait_for(timeout=60000)
-        page.screenshot(path=str(tmp_path / "pool.png"), full_page=True)
+        _text(page, "mean ranks 1, Wilcoxon 0, sign test 0 of 15 pairs")
+        assert not errors, errors
+
+
+def test_an_uploaded_table_stays_loaded_across_pages(server, tmp_path):
+    """Issue 10: going back to Load data shows the uploaded table, never the sample."""
+    path = tmp_path / "mine.csv"
+    path.write_text(MINE)
+    with browser_page() as (page, errors):
+        _open(page, server)
+        _upload(page, path)
+        _text(page, "Loaded: file: mine.csv")
+        for label in ("Omnibus tests", "Post-hoc tests", "Load data"):
+            _go(page, label)
+        _text(page, "Loaded: file: mine.csv · 5 data sets × 3 classifiers")
+        assert page.get_by_text("Loaded: sample").count() == 0
+        assert not errors, errors
+
+
+def _numbers(page) -> str:
+    summary = page.get_by_text("hypotheses rejected").first.inner_text()
+    caption = page.locator('[data-testid="stCaptionContainer"]').first.inner_text()
+    return summary + " | " + caption
+
+
+def test_shared_links_reproduce_the_view_in_a_fresh_browser(server, tmp_path):
+    """Issue 10: a link with left-out data sets, and a link carrying an uploaded table, opened in a new
+    browser context (a new session, nothing shared) show the same numbers."""
+    path = tmp_path / "mine.csv"
+    path.write_text(MINE)
+    with browser_page() as (page, errors):
+        _open(page, f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=holm&drop=mushroom&drop=iris")
+        _text(page, "12 data sets × 4 classifiers")
+        first = _numbers(page)
+        shared = page.url
+        assert "drop=mushroom" in shared
+    with browser_page() as (page, errors):
+        _open(page, shared)
+        _text(page, "12 data sets × 4 classifiers")
+        assert _numbers(page) == first
+        assert not errors, errors
+    with browser_page() as (page, errors):
+        _open(page, server)
+        _upload(page, path)
+        _text(page, "Loaded: file: mine.csv")
+        _go(page, "Post-hoc tests")
+        first = _numbers(page)
+        shared = page.url
+        assert "data=" in shared and "sample=" not in shared
+    with browser_page() as (page, errors):
+        _open(page, shared)
+        _text(page, "table carried by the link · 5 data sets × 3 classifiers")
+        assert _numbers(page) == first
+        assert not errors, errors
+
+
+def test_cd_diagram_stays_readable_in_a_narrow_window(server):
+    """Issue 10: at 400 px the CD diagram keeps its width (the container scrolls sideways) and no two
+    classifier names overlap."""
+    with browser_page(width=400, height=1400) as (page, errors):
+        _open(page, f"{server}/posthoc?sample=benavoli2016&test=mean-ranks&procedure=nemenyi")
+        chart = page.locator(".st-key-cd_diagram .js-plotly-plot").first
+        chart.wait_for(timeout=TIMEOUT)
+        wait_idle(page, TIMEOUT)
+        boxes = [t.bounding_box() for t in chart.locator("g.annotation").all()]
+        boxes = [b for b in boxes if b and b["width"] > 0]
+        assert len(boxes) >= 7
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                overlap_x = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+                overlap_y = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+                assert overlap_x <= 1 or overlap_y <= 1, (a, b)
+        scroll = page.evaluate(
+            "() => { const c = document.querySelector('.st-key-cd_diagram'); return [c.scrollWidth, c.clientWidth]; }"
+        )
+        assert scroll[0] > scroll[1]  # wider than the window: it scrolls instead of squeezing
+        assert not errors, errors
+
+
+def test_hostile_names_do_not_reach_the_page_as_html(server, tmp_path):
+    path = tmp_path / "evil.csv"
+    path.write_text('dataset,"![px](https://evil.example/px.png)","<img src=x onerror=alert(1)>",B\n'
+                    '"[click](https://evil.example/)",0.5,0.6,0.7\nd2,0.4,0.8,0.6\nd3,0.3,0.2,0.9\n')
+    with browser_page() as (page, errors):
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        _open(page, server)
+        _upload(page, path)
+        _text(page, "Loaded: file: evil.csv")
+        for label in ("Omnibus tests", "Post-hoc tests", "Pool sensitivity"):
+            _go(page, label)
+            assert page.locator('img[src*="evil.example"], a[href*="evil.example"], img[src="x"]').count() == 0
+        assert not [u for u in requests if "evil.example" in u]
         assert not errors, errors

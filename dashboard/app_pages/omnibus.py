@@ -34,17 +34,17 @@ def _stat(value: float) -> str:
 
 
 cards = st.columns(4 if exact is not None else 3)
-cards[0].metric(f"Friedman χ²_F ({fr.df} df)", _stat(fr.statistic), f"p = {cl.report.format_p(fr.pvalue)}",
+cards[0].metric(f"Friedman $\\chi^2_F$ ({fr.df} df)", _stat(fr.statistic), f"p = {cl.report.format_p(fr.pvalue)}",
                 delta_color="off", delta_arrow="off", border=True)
 ff_p = cl.report.format_p(ff.pvalue) + (" (exact)" if ff.method == "exact" else "")
-cards[1].metric(f"Iman-Davenport F_F ({ff.df1}, {ff.df2} df)", _stat(ff.statistic), f"p = {ff_p}",
+cards[1].metric(f"Iman-Davenport $F_F$ ({ff.df1}, {ff.df2} df)", _stat(ff.statistic), f"p = {ff_p}",
                 delta_color="off", delta_arrow="off", border=True)
 if exact is not None:
-    cards[2].metric("Exact p (permutation)", cl.report.format_p(exact.pvalue), "of χ²_F and F_F, no approximation",
+    cards[2].metric("Exact p (permutation)", cl.report.format_p(exact.pvalue), "of χ² and F, no approximation",
                     delta_color="off", delta_arrow="off", border=True,
                     help="The probability, when all classifiers are equivalent, of a Friedman statistic at least as "
                          "large, from the exact distribution of the ranks (computed for tables of this size).")
-cards[-1].metric(f"RM-ANOVA F ({an.df1}, {an.df2} df)", _stat(an.statistic), f"p = {cl.report.format_p(an.pvalue)}",
+cards[-1].metric(f"RM-ANOVA $F$ ({an.df1}, {an.df2} df)", _stat(an.statistic), f"p = {cl.report.format_p(an.pvalue)}",
                  delta_color="off", delta_arrow="off", border=True)
 
 st.markdown(cl.report.omnibus_verdict(fr, ff, an, alpha, exact))

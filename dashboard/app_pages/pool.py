@@ -119,7 +119,7 @@ with tab_explore:
             res = ui.call(ui.posthoc, pool_token, pool_table, "mean-ranks",
                           "holm" if procedure == "holm" else procedure, None, alpha)
             if res is not None:
-                st.plotly_chart(cl.plots.cd_diagram(res), width="stretch", key="pool_cd")
+                ui.wide_chart(cl.plots.cd_diagram(res), "pool_cd")
 
 # -- one pair ------------------------------------------------------------------------------------------
 with tab_pair:

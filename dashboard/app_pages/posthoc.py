@@ -92,7 +92,7 @@ procedure = c3.selectbox(
     key="w_ph_procedure", help="How the family-wise error is controlled. The table below shows every procedure.",
 )
 ss["ph_procedure"] = procedure
-c3.caption(cl.PROCEDURES[procedure].description)
+c3.caption(cl.PROCEDURES[procedure].description + f" ${cl.PROCEDURES[procedure].formula}$")
 
 link = links.share_view(family=family, test=test, procedure=procedure, control=control)
 
@@ -142,7 +142,7 @@ with tab_cd:
                 f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
     else:
         fig = cl.plots.cd_diagram(result)
-        st.plotly_chart(fig, width="stretch", key="cd_diagram", config={"displaylogo": False})
+        ui.wide_chart(fig, "cd_diagram", config={"displaylogo": False})
         if family == "all-pairs":
             st.caption(
                 "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "

@@ -21,8 +21,8 @@ ui.caption(table)
 st.markdown(
     "A verdict that flips with the random seed or with the choice of data sets is not a finding. Two measures "
     "(Demšar 2006, §4.1.2): Bouckaert's **R(e)**, the probability that two repetitions agree on reject/retain, "
-    "and **R(p) = 1 − 2·var(p)**, from the spread of the p-values. Both are 1 for a perfectly repeatable test "
-    "and 0.5 at worst."
+    "and **R(p)** $= 1 - 2\\,\\mathrm{var}(p)$, from the spread of the p-values. Both are 1 for a perfectly "
+    "repeatable test and 0.5 at worst."
 )
 
 tab_sel, tab_folds, tab_run = st.tabs(
@@ -40,9 +40,9 @@ GROUPS = {
 with tab_sel:
     st.markdown(
         "Demšar's experiment on **your** table: draw many samples of n data sets, favouring with bias k the data "
-        "sets on which classifier A beats B (probability ∝ 1/(1 + e^(−k·d)), d = A − B), run every test on every "
-        "sample and watch how often it rejects, its mean p, and how repeatable the verdict is. k = 0 is an "
-        "unbiased random choice of data sets."
+        "sets on which classifier A beats B (with probability proportional to $1/(1 + e^{-k d})$, $d$ the score "
+        "of A minus that of B), run every test on every sample and watch how often it rejects, its mean p, and how "
+        "repeatable the verdict is. $k = 0$ is an unbiased random choice of data sets."
     )
     version = ss.get("table_version", 0)
     names = table.classifiers
@@ -96,6 +96,11 @@ with tab_sel:
                 if present:
                     st.plotly_chart(cl.plots.selection_figure(result, present, title=group), width="stretch",
                                     key=f"sel_{group}")
+            undefined = result.groupby("test")["undefined"].sum()
+            undefined = undefined[undefined > 0]
+            if len(undefined):
+                st.caption("Undefined (zero error variance, never counted as a rejection): "
+                           + ", ".join(f"{name} in {int(n):,} samples" for name, n in undefined.items()) + ".")
             ui.download_buttons(result, "selection_experiment", caption="Data-set selection experiment", key="sel")
             with st.expander("How to read these curves"):
                 st.markdown(
@@ -126,10 +131,27 @@ with tab_folds:
     elif source == "Upload a fold-level file":
         up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key="w_fold_upload")
         if up is not None:
-            loaded = ui.call(state.load_bytes, up.getvalue(), up.name, True, "long", "error")
+            data = up.getvalue()
+            try:
+                loaded = state.load_bytes(data, up.name, True, "long", "error")
+            except cl.InputError as err:
+                loaded = None
+                try:  # a wide table (one column per classifier) gets a message about what it is for
+                    wide = state.load_bytes(data, up.name, True, "wide", "error")
+                except cl.InputError:
+                    st.error(esc(err))
+                else:
+                    st.error(esc(
+                        f"{up.name} is a wide table: one row per data set and one column per classifier "
+                        f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
+                        "classifier and no folds or seeds. The tests here need one row per split, with the columns "
+                        "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
+                        "load it on the Load data page, and use the first tab here to see how replicable that verdict is."
+                    ))
             if loaded is not None:
                 if loaded.folds is None:
-                    st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to test."))
+                    st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to "
+                                 "test. The tests here need one row per split (dataset, classifier, seed, fold, score)."))
                 else:
                     folds = loaded.folds
     elif source == "The experiment run in the next tab":
@@ -158,9 +180,13 @@ with tab_folds:
                          column_config={"R": st.column_config.NumberColumn("R", format="%.3f"),
                                         "rejection_rate": st.column_config.NumberColumn("rejection rate", format="%.3f")})
             ui.download_buttons(rep, "fold_replicability", caption="Replicability of tests on fold-level results", key="foldrep")
-            test_names = list(dict.fromkeys(results["test"]))
-            shown_test = st.selectbox("p-values of", test_names, key="w_fold_test")
-            st.plotly_chart(cl.plots.fold_pvalues_figure(results, shown_test), width="stretch", key="fold_p")
+            h1, h2 = st.columns(2)
+            scheme_names = list(dict.fromkeys(results["scheme"]))
+            shown_scheme = h1.selectbox("Resampling scheme", scheme_names, key="w_fold_scheme")
+            test_names = list(dict.fromkeys(results.loc[results["scheme"] == shown_scheme, "test"]))
+            shown_test = h2.selectbox("p-values of", test_names, key="w_fold_test")
+            st.plotly_chart(cl.plots.fold_pvalues_figure(results, shown_test, shown_scheme), width="stretch",
+                            key="fold_p")
             with st.expander("All p-values"):
                 st.dataframe(results, width="stretch", hide_index=True)
     with st.expander("Bouckaert & Frank's Table 1 (5x2cv on 27 UCI data sets)"):

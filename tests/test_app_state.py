@@ -1,0 +1,177 @@
+"""Issue 10: the loaded table is never replaced or changed without the user asking, and a link
+reproduces the whole view (AppTest; the browser versions are in test_browser.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from .apptest_helpers import APP, by_label, goto, new_app, texts
+
+MINE = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\nd5,0.71,0.82,0.93\n"
+
+
+def _upload(at, name: str, data: bytes) -> AppTest:
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    at.file_uploader[0].set_value((name, data, "text/csv"))
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _success(at) -> str:
+    return " ".join(texts(at.success))
+
+
+def test_going_back_to_load_data_keeps_the_uploaded_table():
+    at = _upload(new_app(), "mine.csv", MINE)
+    assert "file: mine.csv" in _success(at)
+    for page in ("omnibus", "posthoc", "pool", "replicability", "load_data"):
+        goto(at, page)
+        assert any("5 data sets × 3 classifiers" in c for c in texts(at.caption) + texts(at.success)), page
+    assert "file: mine.csv" in _success(at)
+    assert "Demšar" not in _success(at)
+    # The source radio shows how the table was loaded, and nothing was reloaded.
+    assert by_label(at.radio, "Source").value == "Upload a file"
+
+
+def test_direction_for_a_new_file_does_not_flip_the_loaded_table():
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    by_label(at.radio, "In the new table, scores are").set_value("Lower is better (error, loss, time)")
+    at.run()
+    assert "higher is better" in _success(at) and "Demšar" in _success(at)  # the sample is untouched
+    at.file_uploader[0].set_value(("bad.csv", b"dataset,A,B\nd1,0.8,oops\nd2,0.5,0.6\n", "text/csv"))
+    at.run()
+    assert "higher is better" in _success(at) and "Demšar" in _success(at)  # a refused upload changes nothing
+    at.file_uploader[0].set_value(("errors.csv", MINE, "text/csv"))
+    at.run()
+    assert "file: errors.csv" in _success(at) and "lower is better" in _success(at)
+
+
+def test_pasted_text_is_called_pasted_text():
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Paste")
+    at.run()
+    at.text_area(key="w_paste").set_value(MINE.decode())
+    at.button(key="w_paste_load").click()
+    at.run()
+    assert "pasted text" in _success(at) and "file" not in _success(at).split("·")[0]
+    goto(at, "omnibus")
+    goto(at, "load_data")
+    assert "pasted text" in _success(at)
+
+
+def test_a_message_about_a_previous_table_disappears():
+    at = goto(new_app(), "posthoc")
+    by_label(at.radio, "Compare").set_value(1)
+    at.run()
+    by_label(at.selectbox, "Control classifier").set_value("C4.5+m")
+    at.run()
+    goto(at, "load_data")
+    at = _upload(at, "mine.csv", MINE)
+    goto(at, "posthoc")
+    assert not any("C4.5" in e for e in texts(at.error)), texts(at.error)
+    assert by_label(at.selectbox, "Control classifier").value == "A"
+
+
+def _link_of(at) -> dict[str, list[str]]:
+    """The URL's query parameters as the page wrote them (each a list of values)."""
+    out = {}
+    for key, value in dict(at.query_params).items():
+        out[key] = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+    return out
+
+
+def _open(query: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _summary(at) -> str:
+    return next(m for m in texts(at.markdown) if "hypotheses rejected" in m)
+
+
+def test_a_link_keeps_left_out_data_sets_classifiers_and_choices():
+    at = new_app()
+    by_label(at.multiselect, "Classifiers").set_value(["C4.5", "C4.5+m", "C4.5+m+cf"])
+    by_label(at.multiselect, "Data sets to leave out").set_value(["mushroom", "iris"])
+    at.run()
+    goto(at, "posthoc")
+    by_label(at.radio, "Pairwise statistic").set_value(2)
+    at.run()
+    by_label(at.selectbox, "Procedure").set_value("nemenyi")
+    at.run()
+    summary = _summary(at)
+    link = _link_of(at)
+    assert link["drop"] == ["mushroom", "iris"] or sorted(link["drop"]) == ["iris", "mushroom"]
+    fresh = goto(_open(link), "posthoc")
+    assert _summary(fresh) == summary
+    assert any("12 data sets × 3 classifiers" in c for c in texts(fresh.caption))
+
+
+def test_a_link_carries_a_small_uploaded_table():
+    at = _upload(new_app(), "mine.csv", MINE)
+    goto(at, "posthoc")
+    summary = _summary(at)
+    link = _link_of(at)
+    assert "data" in link and "sample" not in link
+    assert any("whoever has the link has the data" in m for m in texts(at.markdown))
+    fresh = _open(link)
+    assert any("table carried by the link" in s and "5 data sets × 3 classifiers" in s for s in texts(fresh.success))
+    fresh = goto(fresh, "posthoc")
+    assert _summary(fresh) == summary
+
+
+def _big_csv(seed: int = 1) -> bytes:
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.uniform(0.5, 0.9, size=(2500, 10)).round(4), columns=[f"M{j}" for j in range(10)],
+                         index=pd.Index([f"d{i}" for i in range(2500)], name="dataset"))
+    return frame.to_csv().encode()
+
+
+def test_a_link_to_a_large_table_waits_for_the_same_file():
+    big = _big_csv()
+    at = _upload(new_app(), "big.csv", big)
+    by_label(at.multiselect, "Classifiers").set_value([f"M{j}" for j in range(6)])
+    at.run()
+    goto(at, "posthoc")
+    summary = _summary(at)
+    link = _link_of(at)
+    assert "fp" in link and "data" not in link
+    fresh = _open(link)
+    assert any("too large to travel in a link" in w for w in texts(fresh.warning))
+    # A different file is named as such and the view is not applied.
+    fresh = _upload(fresh, "other.csv", _big_csv(seed=2))
+    assert any("not the one the link was made with" in i for i in texts(fresh.info))
+    # The same file: the view is applied.
+    fresh.file_uploader[0].set_value(("big.csv", big, "text/csv"))
+    fresh.run()
+    assert any("matches the link" in i for i in texts(fresh.info))
+    fresh = goto(fresh, "posthoc")
+    assert _summary(fresh) == summary
+    assert any("2500 data sets × 6 classifiers" in c for c in texts(fresh.caption))
+
+
+def test_pool_and_omnibus_choices_travel_in_the_link():
+    at = goto(new_app(), "omnibus")
+    by_label(at.toggle, "Correct the Friedman statistic for ties").set_value(True)
+    at.run()
+    link = _link_of(at)
+    assert link.get("tie") == ["1"]
+    fresh = goto(_open(link), "omnibus")
+    assert by_label(fresh.toggle, "Correct the Friedman statistic for ties").value is True
+    at = goto(new_app(), "pool")
+    by_label(at.radio, "Correction for the pool's m(m−1)/2 comparisons").set_value("Holm within the pool")
+    at.run()
+    link = _link_of(at)
+    assert link.get("pproc") == ["holm"]
+    fresh = goto(_open(link), "pool")
+    assert by_label(fresh.radio, "Correction for the pool's m(m−1)/2 comparisons").value == "Holm within the pool"
