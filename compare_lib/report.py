@@ -11,7 +11,10 @@ import re
 import numpy as np
 import pandas as pd
 
-from .omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the statistics are not needed to format them (keeps the import light)
+    from .omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
 
 
 def format_p(p: float, digits: int = 3) -> str:

@@ -167,27 +167,30 @@ def fold_level_tests(
     else:
         data["_scheme"] = ""
     key = ["dataset", "_scheme", "_seed", "_run", "_fold"]
-    wide = data[data["classifier"].isin([a, b])].pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
+    pair = data[data["classifier"].isin([a, b])]
+    wide = pair.pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
     if wide[[a, b]].isna().any().any():
         missing = wide[wide[[a, b]].isna().any(axis=1)].index[0]
         raise InputError(
             f"Classifiers {a!r} and {b!r} need scores on the same splits; data set {missing[0]!r}, seed {missing[2]}, "
             f"run {missing[3]}, fold {missing[4]} has only one of them."
         )
-    wide["d"] = wide[a] - wide[b]
+    diffs = (wide[a] - wide[b]).rename("d").reset_index()  # sorted by data set, scheme, seed, run, fold
+    if {"n_train", "n_test"} <= set(data.columns):
+        sizes = pair.groupby(["dataset", "_scheme", "_seed"], sort=False)[["n_test", "n_train"]].mean()
+    else:
+        sizes = None
     rows = []
-    for (dataset, scheme, seed), group in wide.groupby(level=["dataset", "_scheme", "_seed"], sort=False):
-        g = group.reset_index()
-        runs = g["_run"].nunique()
-        nfold = g["_fold"].nunique()
-        grid = g.pivot_table(index="_run", columns="_fold", values="d", aggfunc="mean")
-        if grid.isna().any().any():
+    for (dataset, scheme, seed), group in diffs.groupby(["dataset", "_scheme", "_seed"], sort=False):
+        runs = group["_run"].nunique()
+        nfold = group["_fold"].nunique()
+        if len(group) != runs * nfold:
             raise InputError(f"Data set {dataset!r}, seed {seed}: every run needs the same folds.")
-        d = grid.to_numpy()
+        d = group["d"].to_numpy().reshape(runs, nfold)  # rows are sorted by run, then fold
         ratio = test_train_ratio
-        if ratio is None and {"n_train", "n_test"} <= set(data.columns):
-            sizes = data[(data["dataset"] == dataset) & (data["_scheme"] == scheme) & (data["_seed"] == seed)]
-            ratio = float(sizes["n_test"].mean() / sizes["n_train"].mean())
+        if ratio is None and sizes is not None:
+            n_test, n_train = sizes.loc[(dataset, scheme, seed)]
+            ratio = float(n_test / n_train)
         results = []
         if nfold >= 2:
             results.append(("paired t-test (cv folds)", cv_ttest(d)))

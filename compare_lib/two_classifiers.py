@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from .errors import InputError
+from .ranks import average_ranks
 
 WILCOXON_ZERO_METHODS = ("demsar", "zsplit", "wilcox", "pratt")
 WILCOXON_METHODS = ("auto", "exact", "approx")
@@ -232,29 +233,6 @@ def _exact_signed_rank_p(doubled_free: np.ndarray, s2: np.ndarray) -> np.ndarray
     inverse = inverse.ravel()
     at = np.clip(s2, 0, totals[inverse])
     return np.minimum(1.0, 2 * cdf[inverse, at])
-
-
-def average_ranks(x: np.ndarray) -> np.ndarray:
-    """Ranks within each row, ties given the average of the ranks they span: the values of
-    ``scipy.stats.rankdata(x, axis=1)`` (tested equal), about five times faster on wide rows because
-    the order among equal values does not matter (an unstable sort suffices)."""
-    x = np.atleast_2d(x)
-    order = np.argsort(x, axis=1, kind="quicksort")
-    sorted_x = np.take_along_axis(x, order, axis=1)
-    n = x.shape[1]
-    position = np.arange(n)
-    starts = np.ones(x.shape, dtype=bool)
-    starts[:, 1:] = sorted_x[:, 1:] != sorted_x[:, :-1]
-    ranks = np.empty(x.shape)
-    if starts.all():  # no ties anywhere: the rank is the position in the sorted row
-        np.put_along_axis(ranks, order, np.broadcast_to(position + 1.0, x.shape), axis=1)
-        return ranks
-    first = np.maximum.accumulate(np.where(starts, position, 0), axis=1)  # start of each run
-    ends = np.ones(x.shape, dtype=bool)
-    ends[:, :-1] = starts[:, 1:]
-    last = np.minimum.accumulate(np.where(ends, position, n - 1)[:, ::-1], axis=1)[:, ::-1]  # its end
-    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=1)
-    return ranks
 
 
 #: Work (distinct tie patterns x steps x reachable sums) of the exact distributions of one call.

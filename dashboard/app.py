@@ -53,3 +53,4 @@ ui.guarded(page.run)
 with st.sidebar:
     # After the page ran, so that a change made on the page is already reflected.
     st.caption("**Data:** " + ui.esc(state.table_caption(state.active_table())))
+ui.warm_up()

@@ -34,6 +34,7 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "test": ("ph_test", "str"),
     "procedure": ("ph_procedure", "str"),
     "control": ("ph_control", "str"),
+    "view": ("ph_view", "str"),
     "tie": ("om_tie", "bool"),
     "pproc": ("pool_procedure", "str"),
     "pfriedman": ("pool_friedman", "bool"),

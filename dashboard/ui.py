@@ -95,6 +95,21 @@ def wide_chart(fig, key: str, **kwargs) -> None:
         st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up() -> None:
+    """Once per server process, after the first page was drawn: import in the background what the other
+    pages need (scipy's statistics, the tests, plotly's figures), so that a first visit does not wait."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        for name in ("compare_lib.omnibus", "compare_lib.posthoc", "compare_lib.pool", "compare_lib.replicability",
+                     "compare_lib.resampling", "compare_lib.plots", "plotly.subplots"):
+            importlib.import_module(name)
+
+    threading.Thread(target=load, name="warm-up", daemon=True).start()
+
+
 def caption(table: cl.ScoreTable) -> None:
     st.caption(esc(state.table_caption(table)))
 

@@ -23,7 +23,11 @@ def test_starts_with_demsar_sample():
     frame = at.dataframe[0].value
     assert frame.loc["adult (sample)", "C4.5"] == "0.763 (4)"
     assert frame.loc["average rank", "C4.5+m+cf"] == "1.964"
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 0  # one preview at a time: the first page draws no chart
+    for view in ("Ranks", "Wins / ties / losses"):
+        at.segmented_control(key="w_preview_view").set_value(view)
+        at.run()
+        assert len(at.get("plotly_chart")) == 1
 
 
 def test_switch_sample_shows_cleaning_notes():

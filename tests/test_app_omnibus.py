@@ -19,7 +19,10 @@ def test_demsar_numbers_and_verdict():
     assert metrics["Exact p (permutation)"] == "0.014"
     assert any("exact permutation p-value" in m and "0.014" in m for m in texts(at.markdown))
     assert any("N > 10 and k > 5" in w and "exact p-value is available" in w for w in texts(at.info))
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1
+    at.segmented_control(key="w_om_chart").set_value("Ranks per data set")
+    at.run()
+    assert len(at.get("plotly_chart")) == 1 and not at.exception
     summary = at.dataframe[0].value
     assert summary["test"].tolist()[2] == "Friedman, exact (permutation)"
     assert summary["reject"].tolist() == [True, True, True, True]

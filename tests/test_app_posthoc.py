@@ -36,7 +36,7 @@ def test_default_is_wilcoxon_with_holm():
     assert by_label(at.selectbox, "Procedure").value == "holm"
     assert "of 6 hypotheses rejected" in _summary(at)
     assert not at.error and not [w for w in texts(at.warning) if "pool" in w]
-    assert len(at.get("plotly_chart")) >= 2
+    assert len(at.get("plotly_chart")) == 1  # the CD diagram; the other views are drawn when chosen
     assert at.query_params["test"] in ("wilcoxon", ["wilcoxon"]) and at.query_params["sample"] in ("demsar2006", ["demsar2006"])
 
 
@@ -120,17 +120,33 @@ def test_bad_link_values_are_reported_not_raised():
     assert not at.exception
 
 
-def test_tabs_tables_and_downloads():
+def _view(at, name: str):
+    at.segmented_control(key="w_ph_view").set_value(name)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_views_tables_and_downloads():
     at = _posthoc_app(sample="garcia2008")
-    frames = [d.value for d in at.dataframe]
-    apv = next(f for f in frames if "APV Bergmann-Hommel" in f.columns)
-    assert len(apv) == 10
-    verdicts = next(f for f in frames if "agree" in f.columns)
+    labels = [b.label for b in at.get("download_button")]
+    assert {"⬇ SVG", "⬇ PNG", "⬇ HTML (interactive)"} <= set(labels)
+    _view(at, "Adjusted p-values")
+    apv = next(d.value for d in at.dataframe if "APV Bergmann-Hommel" in d.value.columns)
+    assert len(apv) == 10 and "APV Bergmann-Hommel (closed testing)" in apv.columns
+    import re
+
+    assert re.fullmatch(r"\d\.\d\de-\d\d", apv["p"].iloc[0])  # one readable format, never a long decimal or a bare 0
+    assert len(at.get("plotly_chart")) == 1  # the APV heatmap
+    _view(at, "Where procedures disagree")
+    verdicts = next(d.value for d in at.dataframe if "agree" in d.value.columns)
     assert not verdicts["agree"].iloc[0]
+    _view(at, "Report")
     paragraph = next(c for c in texts(at.code) if "We compared k = 5" in c)
     assert "Wilcoxon" in paragraph and "Holm" in paragraph
     labels = [b.label for b in at.get("download_button")]
-    assert {"⬇ CSV", "⬇ LaTeX", "⬇ HTML (interactive)", "⬇ Paragraph (.txt)"} <= set(labels)
+    assert "⬇ Paragraph (.txt)" in labels
+    assert at.query_params["view"] in ("Report", ["Report"])
 
 
 def test_many_classifiers_leave_out_bergmann_hommel():
@@ -153,5 +169,6 @@ def test_many_classifiers_leave_out_bergmann_hommel():
     options = by_label(at.selectbox, "Procedure").options  # the displayed labels
     assert "Shaffer (static)" in options and "Bergmann-Hommel" not in options
     assert any("offered up to 14 classifiers" in c for c in texts(at.caption))
+    _view(at, "Adjusted p-values")
     apv = next(d.value for d in at.dataframe if "APV Shaffer (static)" in d.value.columns)
     assert len(apv) == 190 and "APV Bergmann-Hommel" not in apv.columns

@@ -123,7 +123,10 @@ def test_a_link_carries_a_small_uploaded_table():
     summary = _summary(at)
     link = _link_of(at)
     assert "data" in link and "sample" not in link
+    at.segmented_control(key="w_ph_view").set_value("Report")
+    at.run()
     assert any("whoever has the link has the data" in m for m in texts(at.markdown))
+    link = _link_of(at)
     fresh = _open(link)
     assert any("table carried by the link" in s and "5 data sets × 3 classifiers" in s for s in texts(fresh.success))
     fresh = goto(fresh, "posthoc")

@@ -201,25 +201,26 @@ links.share_view()
 # -- preview ---------------------------------------------------------------------------------------
 st.subheader("Preview")
 PREVIEW_ROWS = 1000
-tabs = st.tabs(["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else []))
-with tabs[0]:
+views = ["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else [])
+# One view at a time (not tabs, which draw everything): the first page stays light to load.
+view = st.segmented_control("Show", views, default=views[0], key="w_preview_view") or views[0]
+if view == "Scores (rank)":
     st.caption("Each cell: score (rank on that data set; 1 = best, ties share the average rank), as in Demšar's Table 6."
                + (f" The first {PREVIEW_ROWS:,} data sets are shown; the average rank uses all of them."
                   if active.n_datasets > PREVIEW_ROWS else ""))
     st.dataframe(cl.report.scores_with_ranks(active, max_rows=PREVIEW_ROWS), width="stretch")
-with tabs[1]:
+elif view == "Ranks":
     st.plotly_chart(cl.plots.rank_heatmap(active), width="stretch", key="ranks_heatmap_load")
-with tabs[2]:
+elif view == "Wins / ties / losses":
     if active.n_classifiers <= ui.MAX_MATRIX_K:
         st.plotly_chart(cl.plots.win_tie_loss_figure(active), width="stretch", key="wtl_load")
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers; this table has "
                 f"{active.n_classifiers}. Download it as a table:")
         ui.download_buttons(active.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
-if active.folds is not None:
-    with tabs[3]:
-        st.caption("Kept for the replicability analysis; the tables above use their average per cell.")
-        st.dataframe(active.folds.head(PREVIEW_ROWS), width="stretch", height=300)
+else:
+    st.caption("Kept for the replicability analysis; the tables above use their average per cell.")
+    st.dataframe(active.folds.head(PREVIEW_ROWS), width="stretch", height=300)
 
 st.download_button(
     "⬇ Download the selected table (CSV)",

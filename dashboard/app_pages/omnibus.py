@@ -62,10 +62,11 @@ ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alph
 st.markdown("**For your paper**")
 st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=True)
 
-tab_ranks, tab_heat = st.tabs(["Mean ranks", "Ranks per data set"])
-with tab_ranks:
+chart = st.segmented_control("Chart", ["Mean ranks", "Ranks per data set"], default="Mean ranks",
+                              key="w_om_chart") or "Mean ranks"
+if chart == "Mean ranks":
     st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart")
-with tab_heat:
+else:
     st.plotly_chart(cl.plots.rank_heatmap(table), width="stretch", key="rank_heatmap")
 
 with st.expander("What do these tests do?"):

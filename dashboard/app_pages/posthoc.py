@@ -94,7 +94,6 @@ procedure = c3.selectbox(
 ss["ph_procedure"] = procedure
 c3.caption(cl.PROCEDURES[procedure].description + f" ${cl.PROCEDURES[procedure].formula}$")
 
-link = links.share_view(family=family, test=test, procedure=procedure, control=control)
 
 if test == "mean-ranks":
     st.warning(
@@ -132,11 +131,14 @@ if result.attrs.get("approximate_pairs"):
         "compare_lib.wilcoxon gives the exact value of any one pair."
     )
 
-tab_cd, tab_apv, tab_dis, tab_wtl, tab_report = st.tabs(
-    ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
-)
+VIEWS = ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
+# One view at a time (tabs would compute and draw all five on every click).
+view = st.segmented_control("Show", VIEWS, default=VIEWS[0] if ss.get("ph_view") not in VIEWS else ss["ph_view"],
+                            key="w_ph_view") or VIEWS[0]
+ss["ph_view"] = view
+link = links.share_view(family=family, test=test, procedure=procedure, control=control, view=view)
 
-with tab_cd:
+if view == "CD diagram":
     if table.n_classifiers > ui.MAX_CD_K:
         st.info(f"A CD diagram of {table.n_classifiers} classifiers cannot be read; it is drawn for up to "
                 f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
@@ -166,7 +168,7 @@ with tab_cd:
             "do not tell which group it belongs to. Classifiers with equal mean ranks are joined or left out together."
         )
 
-with tab_apv:
+elif view == "Adjusted p-values":
     apvs = ui.call(ui.apv_table, token, table, test, control)
     if apvs is not None:
         shown = apvs.copy()
@@ -189,7 +191,7 @@ with tab_apv:
     if table.n_classifiers <= ui.MAX_MATRIX_K:
         st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
 
-with tab_dis:
+elif view == "Where procedures disagree":
     ver = ui.call(ui.verdicts, token, table, alpha, control)
     if ver is not None:
         n_dis = int((~ver["agree"]).sum())
@@ -204,14 +206,14 @@ with tab_dis:
             st.caption(f"{skipped} is left out: too many classifiers to enumerate its exhaustive sets.")
         ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
 
-with tab_wtl:
+elif view == "Wins / ties / losses":
     if table.n_classifiers <= ui.MAX_MATRIX_K:
         st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc")
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers.")
         ui.download_buttons(table.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
 
-with tab_report:
+else:
     if omnibus is not None:
         paragraph = cl.report.results_paragraph(table, result, fr, ff, exact=exact)
         st.markdown("A paragraph for your paper (edit the metric name):")
