@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.browser_helpers import browser_page, free_port, start_server, stop_server, wait_idle  # noqa: E402
 
-PAGES = ["Omnibus tests", "Post-hoc tests", "Pool sensitivity", "Replicability"]
+PAGES = ["Omnibus tests", "Post-hoc tests", "Pool sensitivity", "Replicability", "Bayesian analysis"]
 
 
 def cold_run(pause: float = 0.0) -> dict[str, float]:

@@ -9,39 +9,26 @@
 
 from __future__ import annotations
 
-import time
 
-import numpy as np
-import pandas as pd
 
 import compare_lib as cl
+from common import best_of, random_table
 
 
 def table(k: int, n: int, seed: int = 0) -> cl.ScoreTable:
-    rng = np.random.default_rng(seed)
-    scores = rng.normal(size=(n, k)) + np.linspace(0, 1.0, k)
-    return cl.ScoreTable(pd.DataFrame(scores, columns=[f"C{i}" for i in range(k)]), True)
-
-
-def timed(fn, repeat: int = 3) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return random_table(k, n, seed)
 
 
 def main() -> None:
     bench = cl.load_scores("sample_data/benavoli2016_table2_accuracy.csv")
     print(f"{'case':<44} {'seconds':>9}")
-    print(f"{'Benavoli 54 x 7: matrix (21 pairs x 32 pools)':<44} {timed(lambda: cl.pool_sensitivity_matrix(bench)):>9.4f}")
-    print(f"{'Benavoli 54 x 7: list one pair':<44} {timed(lambda: cl.pool_sensitivity(bench, 'C2', 'C4')):>9.4f}")
+    print(f"{'Benavoli 54 x 7: matrix (21 pairs x 32 pools)':<44} {best_of(lambda: cl.pool_sensitivity_matrix(bench)):>9.4f}")
+    print(f"{'Benavoli 54 x 7: list one pair':<44} {best_of(lambda: cl.pool_sensitivity(bench, 'C2', 'C4')):>9.4f}")
     for k, n in ((20, 54), (20, 200), (30, 54), (40, 54), (40, 200)):
         t = table(k, n)
-        print(f"{f'k = {k}, N = {n}: matrix (exact counts)':<44} {timed(lambda: cl.pool_sensitivity_matrix(t), 1):>9.3f}")
+        print(f"{f'k = {k}, N = {n}: matrix (exact counts)':<44} {best_of(lambda: cl.pool_sensitivity_matrix(t), 1):>9.3f}")
     t = table(20, 54)
-    print(f"{'k = 20, N = 54: list one pair (262,144 rows)':<44} {timed(lambda: cl.pool_sensitivity(t, 'C0', 'C1'), 1):>9.3f}")
+    print(f"{'k = 20, N = 54: list one pair (262,144 rows)':<44} {best_of(lambda: cl.pool_sensitivity(t, 'C0', 'C1'), 1):>9.3f}")
 
 
 if __name__ == "__main__":

@@ -30,13 +30,15 @@ def _hs(items) -> list[str]:
 
 #: Figures with one row or column per classifier stop being readable (and cheap to send) beyond this.
 MAX_MATRIX_K = 80
+#: A forest plot has one labelled row per pair.
+MAX_FOREST_PAIRS = 240
 #: A CD diagram has one labelled line per classifier.
 MAX_CD_K = 150
 
 
-def _check_size(k: int, limit: int, what: str) -> None:
+def _check_size(k: int, limit: int, what: str, unit: str = "classifiers") -> None:
     if k > limit:
-        raise InputError(f"The {what} is drawn for up to {limit} classifiers; this result has {k}. Use the table instead.")
+        raise InputError(f"The {what} is drawn for up to {limit} {unit}; this result has {k}. Use the table instead.")
 
 
 def mean_ranks_figure(mean_ranks: pd.Series, *, title: str = "Mean rank (1 = best)") -> go.Figure:
@@ -231,6 +233,35 @@ def _short(name: str) -> str:
     return name if len(name) <= MAX_NAME_CHARS else name[: MAX_NAME_CHARS - 1] + "…"
 
 
+#: Effect sizes listed in a CD-diagram hover: against this many classifiers nearest in mean rank.
+CD_HOVER_EFFECTS = 6
+
+
+def _effect_hover(result: pd.DataFrame) -> dict[str, str]:
+    """Per classifier, hover lines with the effect sizes of a :func:`compare_lib.with_effect_sizes`
+    result against the classifiers nearest in mean rank (positive: the hovered one is better)."""
+    if "effect" not in result.columns or result.empty:
+        return {}
+    ranks = result.attrs["mean_ranks"]
+    flip_to_one = result.attrs.get("effect_measure") == "prob_superiority"  # the mirror of p is 1 - p
+    mirror = (lambda v: 1 - v) if flip_to_one else (lambda v: -v)
+    both = pd.concat([
+        pd.DataFrame({"name": result["a"], "other": result["b"], "e": result["effect"], "lo": result["effect_low"],
+                      "hi": result["effect_high"]}),
+        pd.DataFrame({"name": result["b"], "other": result["a"], "e": mirror(result["effect"]),
+                      "lo": mirror(result["effect_high"]), "hi": mirror(result["effect_low"])}),
+    ], ignore_index=True)
+    both["gap"] = (both["name"].map(ranks) - both["other"].map(ranks)).abs()
+    both = both.sort_values(["name", "gap"], kind="stable").groupby("name", sort=False).head(CD_HOVER_EFFECTS)
+    fmt = ("{:.3g}" if flip_to_one else "{:+.3g}").format
+    interval = np.where(both["lo"].notna(), " [" + both["lo"].map(fmt) + ", " + both["hi"].map(fmt) + "]", "")
+    both["line"] = "<br>vs " + both["other"].map(_h) + ": " + both["e"].map(fmt) + interval
+    label = _h(result.attrs.get("effect_label", "effect size"))
+    level = result.attrs.get("effect_level", 0.95)
+    head = f"<br><i>{label} ({level:.0%} interval)</i>"
+    return (head + both.groupby("name", sort=False)["line"].agg("".join)).to_dict()
+
+
 def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     """Interactive critical-difference diagram of a post-hoc result.
 
@@ -297,6 +328,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     annotations = []
     elbows: dict[str, tuple[list, list]] = {}
     marker_x, marker_color, marker_hover = [], [], []
+    effect_hover = _effect_hover(result)
     for ln in lay.lines:
         y = first_line - step * ln.level
         edge = x_right if ln.side == "right" else x_left
@@ -306,6 +338,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         hover = f"<b>{_h(ln.name)}</b><br>mean rank {ln.mean_rank:.3f}"
         if lay.control is not None and ln.name != lay.control:
             hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + _h(lay.control)
+        hover += effect_hover.get(ln.name, "")
         xs, ys = elbows.setdefault(color, ([], []))
         xs += [ln.mean_rank, ln.mean_rank, edge, None]
         ys += [0, y, y, None]
@@ -581,4 +614,168 @@ def fold_pvalues_figure(results: pd.DataFrame, test: str, scheme: str | None = N
     fig.update_layout(title=f"{_h(test)}, {_h(scheme)}: p per data set and seed (* = rejected at α = {alpha:g})",
                       xaxis_title="seed (repetition of the whole experiment)", yaxis=dict(autorange="reversed"),
                       height=max(300, 36 * len(grid) + 140), margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Bayesian analysis (Benavoli et al. 2017) and effect sizes
+
+_REGION_COLORS = ("#4C78A8", "#9D9D9D", "#F58518")
+
+
+def posterior_simplex(result, x_name: str = "x", y_name: str = "y", *, max_points: int = 4000, seed: int = 0) -> go.Figure:
+    """The posterior samples of a Bayesian sign or signed-rank test in the probability simplex, as in
+    the tutorial's figures: each point is one posterior sample of (x better, rope, y better), coloured
+    by the region with the largest mass; the three probabilities in the title. Above ``max_points``
+    samples a seeded subsample is drawn (the probabilities use all of them)."""
+    theta = result.samples
+    if theta is None:
+        raise InputError("This result has no posterior samples (the correlated t-test is in closed form).")
+    rng = np.random.default_rng(seed)
+    shown = theta if theta.shape[0] <= max_points else theta[rng.choice(theta.shape[0], max_points, replace=False)]
+    winner = np.argmax(shown, axis=1)
+    labels = (f"{_h(x_name)} better", "equivalent (ROPE)", f"{_h(y_name)} better")
+    probs = (result.p_x, result.p_rope, result.p_y)
+    fig = go.Figure()
+    for region in range(3):
+        part = shown[winner == region]
+        fig.add_trace(go.Scatterternary(
+            a=part[:, 1], b=part[:, 0], c=part[:, 2], mode="markers", name=f"{labels[region]}: {probs[region]:.3f}",
+            marker=dict(size=4, color=_REGION_COLORS[region], opacity=0.45),
+            hovertemplate=f"{_h(x_name)} %{{b:.3f}}<br>rope %{{a:.3f}}<br>{_h(y_name)} %{{c:.3f}}<extra></extra>",
+        ))
+    fig.update_layout(
+        title=f"Posterior of the {result.test} test (rope {result.rope:g}): P({_h(x_name)}) = {result.p_x:.3f}, "
+              f"P(rope) = {result.p_rope:.3f}, P({_h(y_name)}) = {result.p_y:.3f}",
+        ternary=dict(aaxis=dict(title="rope", min=0), baxis=dict(title=_h(x_name), min=0),
+                     caxis=dict(title=_h(y_name), min=0), sum=1),
+        height=520, legend=dict(orientation="h", y=-0.08), margin=dict(l=40, r=40, t=70, b=40),
+    )
+    return fig
+
+
+def correlated_t_posterior(result, x_name: str = "x", y_name: str = "y") -> go.Figure:
+    """The Student-t posterior of the mean difference (positive favours x) of the correlated t-test,
+    with the ROPE shaded and the three probabilities."""
+    from scipy import stats
+
+    post = result.posterior
+    if not post:
+        raise InputError("This result is not a correlated t-test.")
+    dist = stats.t(post["df"], loc=post["loc"], scale=max(post["scale"], 1e-12))
+    lo, hi = dist.ppf(0.0005), dist.ppf(0.9995)
+    lo, hi = min(lo, -2 * result.rope), max(hi, 2 * result.rope)
+    xs = np.linspace(lo, hi, 400)
+    fig = go.Figure()
+    fig.add_vrect(x0=-result.rope, x1=result.rope, fillcolor=_REGION_COLORS[1], opacity=0.25, line_width=0,
+                  annotation_text=f"ROPE ±{result.rope:g}", annotation_position="top left")
+    fig.add_trace(go.Scatter(x=xs, y=dist.pdf(xs), mode="lines", line=dict(color=_REGION_COLORS[0], width=2.5),
+                             name="posterior", hovertemplate="difference %{x:.4f}<br>density %{y:.3g}<extra></extra>"))
+    fig.update_layout(
+        title=f"Posterior of the mean difference ({_h(x_name)} − {_h(y_name)}): P({_h(x_name)}) = {result.p_x:.3g}, "
+              f"P(rope) = {result.p_rope:.3g}, P({_h(y_name)}) = {result.p_y:.3g}",
+        xaxis_title=f"mean difference (positive: {_h(x_name)} better)", yaxis_title="posterior density", height=380,
+        showlegend=False, margin=dict(l=10, r=10, t=60, b=10),
+    )
+    return fig
+
+
+def bayesian_matrix(frame: pd.DataFrame, classifiers: list[str]) -> go.Figure:
+    """k x k heatmap of a :func:`compare_lib.bayesian_posthoc` result: cell (row, column) is
+    P(row practically better than column); the text adds P(equivalent) and the decision."""
+    k = len(classifiers)
+    _check_size(k, MAX_MATRIX_K, "matrix of posterior probabilities")
+    position = pd.Series(np.arange(k), index=list(classifiers))
+    i = position.loc[frame["a"]].to_numpy()
+    j = position.loc[frame["b"]].to_numpy()
+    p_a, p_b = frame["p_a"].to_numpy(dtype=float), frame["p_b"].to_numpy(dtype=float)
+    rope = pd.Series(frame["p_rope"].to_numpy(dtype=float)).map("{:.2f}".format).to_numpy(dtype=object)
+    marks = {"a better": ("▲", "▼"), "b better": ("▼", "▲"), "equivalent": ("=", "="), "undecided": ("?", "?")}
+    mark_ab = frame["decision"].map(lambda d: marks[d][0]).to_numpy(dtype=object)
+    mark_ba = frame["decision"].map(lambda d: marks[d][1]).to_numpy(dtype=object)
+    z = np.full((k, k), np.nan)
+    z[i, j], z[j, i] = p_a, p_b
+    text = np.full((k, k), "", dtype=object)
+    fmt = np.vectorize("{:.2f}".format, otypes=[object])
+    text[i, j] = fmt(p_a) + "<br>≈" + rope + " " + mark_ab
+    text[j, i] = fmt(p_b) + "<br>≈" + rope + " " + mark_ba
+    fig = go.Figure(go.Heatmap(
+        z=z, x=_hs(classifiers), y=_hs(classifiers), text=text.tolist(), texttemplate="%{text}", zmin=0, zmax=1,
+        colorscale="Blues", colorbar=dict(title="P(row better)"),
+        hovertemplate="%{y} vs %{x}<br>P(%{y} better) = %{z:.3f}<extra></extra>",
+    ))
+    fig.update_layout(title="P(row practically better than column); ≈ P(equivalent); ▲ row better, ▼ column better, "
+                            "= equivalent, ? undecided",
+                      yaxis=dict(autorange="reversed"), height=max(340, 48 * k + 160),
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def bayesian_fold_figure(frame: pd.DataFrame, scheme: str | None = None) -> go.Figure:
+    """The correlated t-test of every data set and seed (a :func:`compare_lib.bayesian_fold_tests`
+    result) as stacked bars of P(a better), P(equivalent), P(b better): one group of bars per data set,
+    one bar per seed, so that how often the verdict repeats can be seen at a glance."""
+    part = frame if scheme is None else frame[frame["scheme"] == scheme]
+    part = part[part["p_a"].notna()]
+    _check_size(len(part), 2000, "chart of fold-level posteriors", "data set and seed bars")
+    a, b = frame.attrs.get("a", "a"), frame.attrs.get("b", "b")
+    x = [_hs(part["dataset"].astype(str)), _hs(part["seed"].astype(str))]
+    fig = go.Figure()
+    for column, label, color in (("p_a", f"P({_h(a)} better)", _REGION_COLORS[0]),
+                                 ("p_rope", "P(equivalent)", _REGION_COLORS[1]),
+                                 ("p_b", f"P({_h(b)} better)", _REGION_COLORS[2])):
+        fig.add_trace(go.Bar(x=x, y=part[column], name=label, marker_color=color,
+                             hovertemplate="%{x}<br>" + label + " = %{y:.3f}<extra></extra>"))
+    fig.update_layout(barmode="stack", title=f"Bayesian correlated t-test per data set and seed (ROPE ±"
+                                             f"{frame.attrs.get('rope', 0):g}){' · ' + _h(scheme) if scheme else ''}",
+                      yaxis=dict(range=[0, 1], title="posterior probability"), height=460, bargap=0.05,
+                      xaxis=dict(title="data set and seed"), legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, traceorder="normal"),
+                      margin=dict(l=10, r=10, t=90, b=10))
+    return fig
+
+
+def effect_size_forest(frame: pd.DataFrame, measure: str = "hodges_lehmann") -> go.Figure:
+    """Forest plot of one effect size of every pair (estimate and interval; positive favours a)."""
+    columns = {"hodges_lehmann": ("hl_ci_low", "hl_ci_high", "Hodges-Lehmann estimate"),
+               "mean_difference": ("mean_ci_low", "mean_ci_high", "mean difference"),
+               "cohens_dz": ("dz_ci_low", "dz_ci_high", "Cohen's d_z"),
+               "prob_superiority": ("ps_ci_low", "ps_ci_high", "probability of superiority")}
+    if measure not in columns:
+        raise InputError(f"measure must be one of {', '.join(columns)}, got {measure!r}.")
+    lo, hi, label = columns[measure]
+    _check_size(len(frame), MAX_FOREST_PAIRS, "forest plot", "pairs")
+    labels = [f"{_h(a)} vs {_h(b)}" for a, b in zip(frame["a"], frame["b"])]
+    est = frame[measure].to_numpy(dtype=float)
+    fig = go.Figure(go.Scatter(
+        x=est, y=labels, mode="markers", marker=dict(size=9, color=GROUP_COLOR),
+        error_x=dict(type="data", symmetric=False, array=frame[hi].to_numpy() - est,
+                     arrayminus=est - frame[lo].to_numpy(), color=GROUP_COLOR),
+        hovertemplate="%{y}<br>" + label + " %{x:.4g}<extra></extra>",
+    ))
+    null = 0.5 if measure == "prob_superiority" else 0.0
+    fig.add_vline(x=null, line_dash="dot", line_color="gray")
+    fig.update_layout(title=f"{label} with {frame.attrs.get('level', 0.95):.0%} intervals (right of the line: a better)",
+                      yaxis=dict(autorange="reversed"), height=max(300, 26 * len(frame) + 120),
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def relevance_figure(demo: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
+    """The "significance is not relevance" demo: the Wilcoxon p-value and the posterior probabilities
+    against the number of data sets (log scale), as two panels."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("Wilcoxon p-value", "Bayesian signed-rank posterior"),
+                        horizontal_spacing=0.1)
+    fig.add_trace(go.Scatter(x=demo["n"], y=demo["wilcoxon_p"], mode="lines+markers", name="Wilcoxon p",
+                             line=dict(color=DIFFERENT_COLOR)), row=1, col=1)
+    fig.add_hline(y=alpha, line_dash="dot", line_color="gray", annotation_text=f"α = {alpha:g}", row=1, col=1)
+    for column, label, color in (("p_x", "P(A better)", _REGION_COLORS[0]), ("p_rope", "P(equivalent)", _REGION_COLORS[1]),
+                                 ("p_y", "P(B better)", _REGION_COLORS[2])):
+        fig.add_trace(go.Scatter(x=demo["n"], y=demo[column], mode="lines+markers", name=label, line=dict(color=color)),
+                      row=1, col=2)
+    fig.update_xaxes(type="log", title_text="data sets")
+    fig.update_yaxes(type="log", title_text="p", row=1, col=1)
+    fig.update_yaxes(range=[-0.02, 1.02], title_text="posterior probability", row=1, col=2)
+    fig.update_layout(height=420, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=50, b=10))
     return fig

@@ -277,6 +277,38 @@ def scores_with_ranks(table, *, max_rows: int | None = None) -> pd.DataFrame:
     return pd.concat([cells, avg])
 
 
+EFFECT_SHORT = {"hodges_lehmann": "HL", "mean_difference": "mean difference", "cohens_dz": "d_z",
+                 "rank_biserial": "r_rb", "prob_superiority": "PS"}
+_EFFECT_SENTENCE = {
+    "hodges_lehmann": "HL is the Hodges-Lehmann estimate of the median difference in the units of the scores (the "
+                      "median of the Walsh averages), with the confidence interval of the signed-rank test",
+    "mean_difference": "the mean difference in the units of the scores, with its t interval",
+    "cohens_dz": "d_z is Cohen's standardized mean difference of the paired differences, with the noncentral-t interval",
+    "rank_biserial": "r_rb is the matched-pairs rank-biserial correlation (Kerby, 2014)",
+    "prob_superiority": "PS is the share of data sets on which the better classifier wins (ties counted half), "
+                        "with a Wilson interval",
+}
+
+
+def label_effects(frame: pd.DataFrame) -> pd.DataFrame:
+    """The effect columns of a :func:`compare_lib.with_effect_sizes` frame renamed for a table or a
+    paper: e.g. "HL", "HL 95% low", "HL 95% high" (positive favours a)."""
+    if "effect" not in frame.columns:
+        return frame.copy()
+    short = EFFECT_SHORT.get(frame.attrs.get("effect_measure"), "effect")
+    level = f"{frame.attrs.get('effect_level', 0.95):.0%}"
+    out = frame.rename(columns={"effect": f"{short} (a vs b)", "effect_low": f"{short} {level} low",
+                                "effect_high": f"{short} {level} high"})
+    if out[f"{short} {level} low"].isna().all():
+        out = out.drop(columns=[f"{short} {level} low", f"{short} {level} high"])
+    return out
+
+
+def _mirror(value: float, attrs: dict) -> float:
+    """The effect of b over a from that of a over b."""
+    return 1 - value if attrs.get("effect_measure") == "prob_superiority" else -value
+
+
 def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
                       *, metric: str = "score", exact: FriedmanResult | None = None) -> str:
     """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
@@ -304,9 +336,18 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
         finding = "No pair differed significantly."
     else:
         parts = []
+        has_effect = "effect" in result.columns
         for row in rejected.itertuples():
             worse = row.b if row.better == row.a else row.a
-            parts.append(f"{row.better} over {worse} (adjusted p = {format_p(row.p_adj)})")
+            effect = ""
+            if has_effect and row.effect == row.effect:  # not NaN
+                # Oriented to favour the better classifier of the pair.
+                value, low, high = (row.effect, row.effect_low, row.effect_high) if row.better == row.a else (
+                    _mirror(row.effect, attrs), _mirror(row.effect_high, attrs), _mirror(row.effect_low, attrs))
+                effect = f"; {EFFECT_SHORT.get(attrs.get('effect_measure'), 'effect')} {value:.3g}"
+                if low == low:
+                    effect += f", {attrs.get('effect_level', 0.95):.0%} CI [{low:.3g}, {high:.3g}]"
+            parts.append(f"{row.better} over {worse} (adjusted p = {format_p(row.p_adj)}{effect})")
         finding = "Significant differences: " + "; ".join(parts) + "."
         n_other = len(result) - len(rejected)
         if n_other == 1:
@@ -315,9 +356,62 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
             finding += f" The other {n_other} comparisons were not significant."
     omnibus = omnibus_sentence(friedman, iman_davenport, exact)
     cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
+    if "effect" in result.columns and not rejected.empty:
+        finding += f" Effect sizes: {_EFFECT_SENTENCE.get(attrs.get('effect_measure'), 'the effect size')}."
     return (
         f"We compared k = {k} classifiers on N = {n} data sets ({metric}, {direction}) following Demšar (2006). "
         f"Mean ranks (1 = best): {rank_text}. {omnibus}. "
         f"Post-hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
         f"{proc.label}'s procedure ({proc.reference}) at α = {alpha:g}.{cd_text} {finding}"
     ).replace("..", ".")
+
+
+def bayesian_paragraph(frame: pd.DataFrame, *, metric: str = "score") -> str:
+    """A paragraph for a paper from a :func:`compare_lib.bayesian_posthoc` result: the test, the ROPE,
+    the prior, the number of samples and the seed, and the decisions."""
+    attrs = frame.attrs
+    test = "Bayesian signed-rank test" if attrs["test"] == "signed-rank" else "Bayesian sign test"
+    ref = "Benavoli et al., 2014, 2017" if attrs["test"] == "signed-rank" else "Benavoli et al., 2017"
+    place = {"rope": "the region of practical equivalence", "x": "the first classifier", "y": "the second"}[attrs["prior_place"]]
+    decided = frame[frame["decision"] != "undecided"]
+    parts = []
+    for row in decided.itertuples():
+        if row.decision == "a better":
+            parts.append(f"{row.a} is practically better than {row.b} (P = {row.p_a:.3f})")
+        elif row.decision == "b better":
+            parts.append(f"{row.b} is practically better than {row.a} (P = {row.p_b:.3f})")
+        else:
+            parts.append(f"{row.a} and {row.b} are practically equivalent (P = {row.p_rope:.3f})")
+    undecided = len(frame) - len(decided)
+    found = ("; ".join(parts) + "." if parts else "No pair reached the decision threshold.")
+    if undecided and parts:
+        found += f" The other {undecided} pair(s) remain undecided."
+    return (
+        f"We compared each pair of the k = {attrs['k']} classifiers over N = {attrs['n']} data sets ({metric}) with the "
+        f"{test} ({ref}), with a region of practical equivalence (ROPE) of ±{attrs['rope']:g} in the units of the "
+        f"{metric}, a Dirichlet-process prior of strength {attrs['prior_strength']:g} placed in {place}, "
+        f"{attrs['samples']:,} posterior samples per pair (random seed {attrs['seed']}), and a decision threshold of "
+        f"{attrs['decision']:g} on the posterior probability of a region. {found}"
+    )
+
+
+def bayes_vs_frequentist(bayes: pd.DataFrame, freq: pd.DataFrame) -> pd.DataFrame:
+    """Each pair's Bayesian decision beside the frequentist verdict of a :func:`compare_lib.posthoc`
+    result (all pairs), with a note where they tell different stories: "significant but practically
+    equivalent" (the test rejects, yet the posterior puts the difference inside the ROPE) and "not
+    significant but probably better" (no rejection, yet one classifier is practically better with
+    posterior probability at least 0.9)."""
+    key = {frozenset((a, b)): (p, r, better) for a, b, p, r, better in
+           zip(freq["a"], freq["b"], freq["p_adj"], freq["reject"], freq["better"])}
+    rows = []
+    for row in bayes.itertuples():
+        p_adj, reject, better = key[frozenset((row.a, row.b))]
+        note = ""
+        if reject and row.p_rope >= max(row.p_a, row.p_b):
+            note = "significant but practically equivalent"
+        elif not reject and max(row.p_a, row.p_b) >= 0.9:
+            note = "not significant but probably better (" + (row.a if row.p_a > row.p_b else row.b) + ")"
+        rows.append({"a": row.a, "b": row.b, "p_a": row.p_a, "p_rope": row.p_rope, "p_b": row.p_b,
+                     "bayesian": row.decision, "p_adj": p_adj, "significant": bool(reject),
+                     "better (frequentist)": better if reject else "", "note": note})
+    return pd.DataFrame(rows)

@@ -17,6 +17,7 @@ verdict repeats across the seeds (consistency, almost consistency, R).
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -120,6 +121,92 @@ def _column(frame: pd.DataFrame, names, given: str | None) -> str | None:
     return next((lower[n] for n in names if n in lower), None)
 
 
+@dataclass(frozen=True)
+class FoldGroup:
+    """The paired differences a - b of one data set, scheme and repetition (seed), runs x folds, with
+    the test/train ratio n2/n1 that applies to them (None when nothing gives it)."""
+
+    dataset: object
+    scheme: str
+    seed: object
+    differences: np.ndarray
+    test_train_ratio: float | None
+
+    @property
+    def label(self) -> str:
+        runs, nfold = self.differences.shape
+        if self.scheme:
+            return self.scheme
+        if nfold >= 2:
+            return "5x2cv" if (runs, nfold) == (5, 2) else f"{runs}x{nfold}-fold cv"
+        return f"{runs} random splits"
+
+
+def fold_groups(
+    folds: pd.DataFrame,
+    a: str,
+    b: str,
+    *,
+    test_train_ratio: float | None = None,
+    seed_col: str | None = None,
+    run_col: str | None = None,
+    fold_col: str | None = None,
+) -> list[FoldGroup]:
+    """Split a long fold-level table into the paired differences a - b of each (dataset, scheme, seed).
+
+    ``folds``: columns ``dataset``, ``classifier``, ``score`` and the identifiers of the repetition
+    (seed), run and fold (recognised by name, or given). The test/train ratio n2/n1 is, in this order:
+    ``test_train_ratio`` if given, the mean ``n_test / n_train`` if the table has those columns, else
+    1/(k-1) for k-fold cv (None for random subsampling without sizes).
+    """
+    for needed in ("dataset", "classifier", "score"):
+        if needed not in folds.columns:
+            raise InputError(f"The fold-level table needs a {needed!r} column; it has {list(folds.columns)}.")
+    if test_train_ratio is not None and not (math.isfinite(test_train_ratio) and test_train_ratio > 0):
+        raise InputError(f"The test/train ratio must be a positive number (n_test / n_train), got {test_train_ratio!r}.")
+    seed_c = _column(folds, SEED_NAMES, seed_col)
+    run_c = _column(folds, RUN_NAMES, run_col)
+    fold_c = _column(folds, FOLD_NAMES, fold_col)
+    present = set(folds["classifier"])
+    for name in (a, b):
+        if name not in present:
+            raise InputError(f"Classifier {name!r} is not in the fold-level table ({sorted(present)}).")
+    if a == b:
+        raise InputError("Pick two different classifiers.")
+    pair = folds[folds["classifier"].isin([a, b])].copy()
+    pair["_seed"] = pair[seed_c] if seed_c else 0
+    pair["_run"] = pair[run_c] if run_c else 0
+    pair["_fold"] = pair[fold_c] if fold_c else 0
+    pair["_scheme"] = pair["scheme"] if "scheme" in pair.columns else ""
+    key = ["dataset", "_scheme", "_seed", "_run", "_fold"]
+    wide = pair.pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
+    if wide[[a, b]].isna().any().any():
+        missing = wide[wide[[a, b]].isna().any(axis=1)].index[0]
+        raise InputError(
+            f"Classifiers {a!r} and {b!r} need scores on the same splits; data set {missing[0]!r}, seed {missing[2]}, "
+            f"run {missing[3]}, fold {missing[4]} has only one of them."
+        )
+    diffs = (wide[a] - wide[b]).rename("d").reset_index()  # sorted by data set, scheme, seed, run, fold
+    sizes = None
+    if {"n_train", "n_test"} <= set(pair.columns):
+        sizes = pair.groupby(["dataset", "_scheme", "_seed"], sort=False)[["n_test", "n_train"]].mean()
+    groups = []
+    for (dataset, scheme, seed), group in diffs.groupby(["dataset", "_scheme", "_seed"], sort=False):
+        runs = group["_run"].nunique()
+        nfold = group["_fold"].nunique()
+        if len(group) != runs * nfold:
+            raise InputError(f"Data set {dataset!r}, seed {seed}: every run needs the same folds.")
+        d = group["d"].to_numpy().reshape(runs, nfold)  # rows are sorted by run, then fold
+        ratio = test_train_ratio
+        if ratio is None and sizes is not None:
+            n_test, n_train = sizes.loc[(dataset, scheme, seed)]
+            ratio = float(n_test / n_train)
+        if ratio is None and nfold >= 2:
+            ratio = 1 / (nfold - 1)
+        groups.append(FoldGroup(dataset, scheme, seed, d, ratio))
+    return groups
+
+
 def fold_level_tests(
     folds: pd.DataFrame,
     a: str,
@@ -148,65 +235,25 @@ def fold_level_tests(
     Returns one row per (dataset, seed, test): scheme, runs, folds, statistic, p, reject.
     """
     _check_alpha(alpha)
-    for needed in ("dataset", "classifier", "score"):
-        if needed not in folds.columns:
-            raise InputError(f"The fold-level table needs a {needed!r} column; it has {list(folds.columns)}.")
-    seed_c = _column(folds, SEED_NAMES, seed_col)
-    run_c = _column(folds, RUN_NAMES, run_col)
-    fold_c = _column(folds, FOLD_NAMES, fold_col)
-    present = set(folds["classifier"])
-    for name in (a, b):
-        if name not in present:
-            raise InputError(f"Classifier {name!r} is not in the fold-level table ({sorted(present)}).")
-    data = folds.copy()
-    data["_seed"] = data[seed_c] if seed_c else 0
-    data["_run"] = data[run_c] if run_c else 0
-    data["_fold"] = data[fold_c] if fold_c else 0
-    if "scheme" in data.columns:
-        data["_scheme"] = data["scheme"]
-    else:
-        data["_scheme"] = ""
-    key = ["dataset", "_scheme", "_seed", "_run", "_fold"]
-    pair = data[data["classifier"].isin([a, b])]
-    wide = pair.pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
-    if wide[[a, b]].isna().any().any():
-        missing = wide[wide[[a, b]].isna().any(axis=1)].index[0]
-        raise InputError(
-            f"Classifiers {a!r} and {b!r} need scores on the same splits; data set {missing[0]!r}, seed {missing[2]}, "
-            f"run {missing[3]}, fold {missing[4]} has only one of them."
-        )
-    diffs = (wide[a] - wide[b]).rename("d").reset_index()  # sorted by data set, scheme, seed, run, fold
-    if {"n_train", "n_test"} <= set(data.columns):
-        sizes = pair.groupby(["dataset", "_scheme", "_seed"], sort=False)[["n_test", "n_train"]].mean()
-    else:
-        sizes = None
     rows = []
-    for (dataset, scheme, seed), group in diffs.groupby(["dataset", "_scheme", "_seed"], sort=False):
-        runs = group["_run"].nunique()
-        nfold = group["_fold"].nunique()
-        if len(group) != runs * nfold:
-            raise InputError(f"Data set {dataset!r}, seed {seed}: every run needs the same folds.")
-        d = group["d"].to_numpy().reshape(runs, nfold)  # rows are sorted by run, then fold
-        ratio = test_train_ratio
-        if ratio is None and sizes is not None:
-            n_test, n_train = sizes.loc[(dataset, scheme, seed)]
-            ratio = float(n_test / n_train)
+    for g in fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
+                         fold_col=fold_col):
+        d = g.differences
+        runs, nfold = d.shape
         results = []
         if nfold >= 2:
             results.append(("paired t-test (cv folds)", cv_ttest(d)))
-            results.append(("corrected repeated cv", corrected_repeated_cv_ttest(d, ratio)))
+            results.append(("corrected repeated cv", corrected_repeated_cv_ttest(d, g.test_train_ratio)))
             if d.shape == (5, 2):
                 results.append(("5x2cv (Dietterich)", dietterich_5x2cv_ttest(d)))
-            label = "5x2cv" if d.shape == (5, 2) else f"{runs}x{nfold}-fold cv"
         else:
             results.append(("resampled t-test", cv_ttest(d.ravel())))
-            if ratio is not None:
-                results.append(("corrected resampled t-test", corrected_resampled_ttest(d.ravel(), ratio)))
-            label = f"{runs} random splits"
+            if g.test_train_ratio is not None:
+                results.append(("corrected resampled t-test", corrected_resampled_ttest(d.ravel(), g.test_train_ratio)))
         for name, res in results:
             rows.append(
                 {
-                    "dataset": dataset, "scheme": scheme or label, "seed": seed, "test": name, "runs": runs,
+                    "dataset": g.dataset, "scheme": g.label, "seed": g.seed, "test": name, "runs": runs,
                     "folds": nfold, "mean_difference": res.mean_difference, "statistic": res.statistic,
                     "p": res.pvalue, "reject": bool(res.pvalue <= alpha),  # undefined (NaN) never rejects
                 }

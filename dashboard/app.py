@@ -26,6 +26,7 @@ pages = [
     st.Page("app_pages/posthoc.py", title="Post-hoc tests"),
     st.Page("app_pages/pool.py", title="Pool sensitivity"),
     st.Page("app_pages/replicability.py", title="Replicability"),
+    st.Page("app_pages/bayesian.py", title="Bayesian analysis"),
 ]
 page = st.navigation(pages)
 

@@ -35,6 +35,7 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "procedure": ("ph_procedure", "str"),
     "control": ("ph_control", "str"),
     "view": ("ph_view", "str"),
+    "effect": ("ph_effect", "str"),
     "tie": ("om_tie", "bool"),
     "pproc": ("pool_procedure", "str"),
     "pfriedman": ("pool_friedman", "bool"),
@@ -43,6 +44,11 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "pb": ("pool_b", "str"),
     "ra": ("rep_a", "str"),
     "rb": ("rep_b", "str"),
+    "btest": ("bay_test", "str"),
+    "rope": ("bay_rope", "float"),
+    "bview": ("bay_view", "str"),
+    "ba": ("bay_a", "str"),
+    "bb": ("bay_b", "str"),
 }
 GLOBAL_PARAMS = ("sample", "data", "fp", "classifier", "drop", "dropz", "alpha", "dir")
 
@@ -190,6 +196,15 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
             ss[key] = list(dict.fromkeys(values))
         elif kind == "bool":
             ss[key] = values[0] in ("1", "true", "yes")
+        elif kind == "float":
+            try:
+                number = float(values[0])
+            except ValueError:
+                number = float("nan")
+            if number == number and abs(number) != float("inf"):
+                ss[key] = number
+            else:
+                problems.append(f"The link's {param} {values[0]!r} is not a number; the default is used.")
         else:
             ss[key] = values[0]
     return problems

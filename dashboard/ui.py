@@ -8,6 +8,8 @@ Streamlit messages (:func:`call`) escapes them too.
 
 from __future__ import annotations
 
+import math
+
 import os
 import re
 import string
@@ -136,6 +138,19 @@ def posthoc(token: str, _table: cl.ScoreTable, test: str, correction: str, contr
     return cl.posthoc(_table, test, correction, control, alpha_)
 
 
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+def posthoc_effects(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float,
+                    measure: str):
+    """The post-hoc result with the effect size of each pair (cl.with_effect_sizes)."""
+    return cl.with_effect_sizes(posthoc(token, _table, test, correction, control, alpha_), _table, measure)
+
+
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+def apv_effects(token: str, _table: cl.ScoreTable, test: str, control: str | None, measure: str):
+    """The APV table with the effect size of each pair."""
+    return cl.with_effect_sizes(apv_table(token, _table, test, control), _table, measure)
+
+
 #: Bergmann-Hommel takes ~2 s at k = 14 and 6 s at 15 (bench/bergmann_hommel.py); the pages offer it up to here.
 DASHBOARD_MAX_BH_K = 14
 #: Figures drawn per classifier or per pair stop being readable (and cheap) beyond these sizes.
@@ -198,11 +213,118 @@ def pool_dependence(token: str, _table: cl.ScoreTable, alpha_: float, procedure:
     return cl.pool_dependence(_table, alpha_, procedure=procedure)
 
 
+@st.cache_data(show_spinner="Sampling the posterior…", max_entries=64, ttl=3600)
+def bayesian_pair(token: str, _table: cl.ScoreTable, a: str, b: str, test: str, rope: float, prior: float, samples: int,
+                  seed: int):
+    fn = cl.bayesian_signed_rank if test == "signed-rank" else cl.bayesian_sign_test
+    return fn(_table.scores[a], _table.scores[b], rope=rope, prior_strength=prior, samples=samples, seed=seed,
+              higher_is_better=_table.higher_is_better)
+
+
+def bayesian_posthoc_memo(token: str, table: cl.ScoreTable, test: str, rope: float, prior: float, samples: int,
+                          seed: int, decision: float, progress=None):
+    """All pairs, remembered for the session (a cached function cannot draw the progress bar)."""
+    key = (token, test, rope, prior, samples, seed, decision)
+    memo = st.session_state.setdefault("_bayes_memo", {})
+    if key not in memo:
+        memo.clear()
+        memo[key] = cl.bayesian_posthoc(table, rope=rope, test=test, decision=decision, seed=seed, prior_strength=prior,
+                                        samples=samples, progress=progress)
+    return memo[key]
+
+
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=32, ttl=3600)
+def effect_sizes(token: str, _table: cl.ScoreTable):
+    return cl.effect_size_table(_table)
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
 def fold_sample(path: str) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
         return cl.load_scores(path, layout="long").folds
+
+
+def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
+    """Let the user pick fold-level data: the sample, an upload, the experiment of the Replicability page
+    or the fold-level rows of the loaded table. Returns the long table, or None (with a message shown)."""
+    options = ["Sample (3 classifiers, 6 data sets, 10 seeds)", "Upload a fold-level file"]
+    if "experiment_folds" in st.session_state:
+        options.append("The experiment run on the Replicability page")
+    if table.folds is not None:
+        options.append("The fold-level rows of the loaded table")
+    source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source")
+    if source == options[0]:
+        return fold_sample(str(state.SAMPLE_DIR / "fold_level_example.csv"))
+    if source == "The experiment run on the Replicability page":
+        return st.session_state["experiment_folds"]
+    if source == "The fold-level rows of the loaded table":
+        return table.folds
+    up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key=f"{key}_upload")
+    if up is None:
+        return None
+    data = up.getvalue()
+    try:
+        loaded = state.load_bytes(data, up.name, True, "long", "error")
+    except cl.InputError as err:
+        try:  # a wide table (one column per classifier) gets a message about what it is for
+            wide = state.load_bytes(data, up.name, True, "wide", "error")
+        except cl.InputError:
+            st.error(esc(err))
+        else:
+            st.error(esc(
+                f"{up.name} is a wide table: one row per data set and one column per classifier "
+                f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
+                "classifier and no folds or seeds. The tests here need one row per split, with the columns "
+                "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
+                "load it on the Load data page."
+            ))
+        return None
+    if loaded.folds is None:
+        st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to "
+                     "test. The tests here need one row per split (dataset, classifier, seed, fold, score)."))
+        return None
+    return loaded.folds
+
+
+def classifier_pair(names: list[str], first, second, key: str, *, remember: str | None = None,
+                    labels: tuple[str, str] = ("Classifier A", "Classifier B")) -> tuple[str, str]:
+    """Two different classifiers picked in two columns (B's list leaves out A). With ``remember``, the
+    pair is kept in session state under ``<remember>_a`` / ``<remember>_b`` (where links put it too) and
+    the widgets start over when another table is loaded."""
+    ss = st.session_state
+    if remember is not None:
+        key = f"{key}_{ss.get('table_version', 0)}"
+    kept_a = ss.get(f"{remember}_a") if remember else None
+    a = first.selectbox(labels[0], names, index=names.index(kept_a) if kept_a in names else 0, key=f"{key}_a")
+    others = [c for c in names if c != a]
+    kept_b = ss.get(f"{remember}_b") if remember else None
+    b = second.selectbox(labels[1], others, index=others.index(kept_b) if kept_b in others else 0, key=f"{key}_b")
+    if remember is not None:
+        ss[f"{remember}_a"], ss[f"{remember}_b"] = a, b
+    return a, b
+
+
+def ratio_input(column, key: str) -> float | None:
+    """The optional test/train ratio n2/n1 typed by the user (None when blank or not a number)."""
+    text = column.text_input("Test/train ratio n2/n1 (blank: from the file)", value="", key=key,
+                             help="For the corrected tests; e.g. 0.111 for 90/10 splits. Blank uses the "
+                                  "n_train/n_test columns, or 1/(k-1) for k-fold cv.")
+    if not text.strip():
+        return None
+    try:
+        ratio = float(text)
+    except ValueError:
+        ratio = math.nan
+    if not (math.isfinite(ratio) and 0 < ratio <= 100):
+        st.error(esc(f"The ratio {text!r} is not a positive number up to 100; leave it blank or give e.g. 0.111."))
+        return None
+    return ratio
+
+
+@st.cache_data(show_spinner="Computing the posteriors on every data set and seed…", max_entries=32, ttl=3600)
+def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float, ratio: float | None, higher: bool):
+    return cl.bayesian_fold_tests(folds, a, b, rope, test_train_ratio=ratio, higher_is_better=higher)
 
 
 @st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32, ttl=3600)

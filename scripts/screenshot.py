@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser_helpers import free_port, launch, start_server, stop_server, wait_idle  # noqa: E402
 
-PAGES = "load_data,omnibus,posthoc,pool,replicability"
+PAGES = "load_data,omnibus,posthoc,pool,replicability,bayesian"
 
 
 def main() -> None:

@@ -37,6 +37,17 @@ def goto(at: AppTest, page: str) -> AppTest:
     return at
 
 
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    """Upload a file on the Load data page (the app stays there)."""
+    goto(at, "load_data")
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    at.file_uploader[0].set_value((name, data, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def unescape(text: str) -> str:
     """What the reader sees of a Markdown source escaped by ui.esc (backslash escapes removed)."""
     return re.sub(r"\\(.)", r"\1", text)

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from .apptest_helpers import by_label, goto, new_app, texts
+from .apptest_helpers import by_label, goto, new_app, texts, upload
 
 GOOD = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\n"
 
-
-def _upload(at, name: str, data: bytes):
-    by_label(at.radio, "Source").set_value("Upload a file")
-    at.run()
-    at.file_uploader[0].set_value((name, data, "text/csv"))
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def test_starts_with_demsar_sample():
@@ -39,14 +31,14 @@ def test_switch_sample_shows_cleaning_notes():
 
 
 def test_upload_good_file():
-    at = _upload(new_app(), "mine.csv", GOOD)
+    at = upload(new_app(), "mine.csv", GOOD)
     assert any("file: mine.csv" in s and "4 data sets × 3 classifiers" in s for s in texts(at.success))
     assert not at.error
 
 
 def test_bad_upload_names_the_cell_and_keeps_the_previous_table():
     bad = b"dataset,A,B\nd1,0.8,oops\nd2,0.5,0.6\n"
-    at = _upload(new_app(), "bad.csv", bad)
+    at = upload(new_app(), "bad.csv", bad)
     assert len(at.error) == 1
     message = texts(at.error)[0]
     assert "bad.csv" in message and "line 2" in message and "column 'B'" in message and "'oops'" in message
@@ -55,7 +47,7 @@ def test_bad_upload_names_the_cell_and_keeps_the_previous_table():
 
 
 def test_binary_and_empty_uploads_are_refused_cleanly():
-    at = _upload(new_app(), "picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    at = upload(new_app(), "picture.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     assert "binary" in texts(at.error)[0]
     at.file_uploader[0].set_value(("empty.csv", b"", "text/csv"))
     at.run()

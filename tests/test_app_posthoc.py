@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 import compare_lib as cl
 
-from .apptest_helpers import open_page, by_label, goto, texts
+from .apptest_helpers import by_label, goto, open_page, texts, upload
 
 
 def _posthoc_app(**query) -> AppTest:
@@ -156,12 +156,7 @@ def test_many_classifiers_leave_out_bergmann_hommel():
     rng = np.random.default_rng(3)
     frame = pd.DataFrame(rng.normal(size=(30, 20)) + np.linspace(0, 2, 20), columns=[f"M{j}" for j in range(20)],
                          index=[f"d{i}" for i in range(30)])
-    at = _posthoc_app()
-    goto(at, "load_data")
-    by_label(at.radio, "Source").set_value("Upload a file")
-    at.run()
-    at.file_uploader[0].set_value(("twenty.csv", frame.to_csv().encode(), "text/csv"))
-    at.run()
+    at = upload(_posthoc_app(), "twenty.csv", frame.to_csv().encode())
     goto(at, "posthoc")
     by_label(at.radio, "Pairwise statistic").set_value(2)
     at.run()
@@ -172,3 +167,33 @@ def test_many_classifiers_leave_out_bergmann_hommel():
     _view(at, "Adjusted p-values")
     apv = next(d.value for d in at.dataframe if "APV Shaffer (static)" in d.value.columns)
     assert len(apv) == 190 and "APV Bergmann-Hommel" not in apv.columns
+
+
+def test_effect_sizes_beside_the_p_values_in_the_hover_and_the_paragraph():
+    at = _posthoc_app(sample="garcia2008")
+    garcia = cl.load_scores(cl_path("garcia_herrera2008_table2_accuracy.csv"))
+    assert by_label(at.selectbox, "Effect size shown").value == 0  # Hodges-Lehmann
+    hover = next(tr for tr in _cd_figure(at)["data"] if tr.get("name") == "mean ranks")["hovertext"]
+    assert any("Hodges-Lehmann median difference (95% interval)" in h for h in hover)
+    _view(at, "Adjusted p-values")
+    apv = next(d.value for d in at.dataframe if "APV Bergmann-Hommel" in d.value.columns)
+    row = apv.iloc[0]
+    expected = cl.effect_sizes(garcia, row["a"], row["b"])
+    assert row["HL (a vs b)"] == pytest.approx(expected.hodges_lehmann)
+    assert (row["HL 95% low"], row["HL 95% high"]) == pytest.approx(expected.hodges_lehmann_ci)
+    by_label(at.selectbox, "Effect size shown").set_value(2)  # Cohen's d_z
+    at.run()
+    assert not at.exception and at.query_params["effect"] in ("cohens_dz", ["cohens_dz"])
+    apv = next(d.value for d in at.dataframe if "APV Bergmann-Hommel" in d.value.columns)
+    assert "d_z (a vs b)" in apv.columns and "d_z 95% low" in apv.columns
+    _view(at, "Report")
+    paragraph = next(c for c in texts(at.code) if "We compared k = 5" in c)
+    assert "d_z" in paragraph and "Cohen's standardized mean difference" in paragraph
+
+
+def test_effect_size_from_a_link_and_an_unknown_one():
+    at = _posthoc_app(effect="prob_superiority")
+    assert by_label(at.selectbox, "Effect size shown").value == 4
+    at = _posthoc_app(effect="glass")
+    assert by_label(at.selectbox, "Effect size shown").value == 0
+    assert any("The effect 'glass' is not available here" in w for w in texts(at.warning))

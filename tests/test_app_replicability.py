@@ -58,7 +58,10 @@ def test_fold_level_upload_good_and_bad():
     assert not at.exception and not at.error
     by_label(at.text_input, "Test/train ratio n2/n1 (blank: from the file)").set_value("ten percent")
     at.run()
-    assert any("is not a number" in e for e in texts(at.error))
+    assert any("'ten percent' is not a positive number up to 100" in e for e in texts(at.error))
+    by_label(at.text_input, "Test/train ratio n2/n1 (blank: from the file)").set_value("-1")
+    at.run()
+    assert not at.exception and any("'-1' is not a positive number" in e for e in texts(at.error))
 
 
 def test_run_experiment_section_and_use_the_averages():
@@ -73,7 +76,7 @@ def test_run_experiment_section_and_use_the_averages():
     at.run()
     assert not at.exception, at.exception
     assert any("80 fold-level results" in s for s in texts(at.success))
-    assert "The experiment run in the next tab" in by_label(at.radio, "Fold-level data").options
+    assert "The experiment run on the Replicability page" in by_label(at.radio, "Fold-level data").options
     at.button(key="w_use_experiment").click()
     at.run()
     assert not at.exception

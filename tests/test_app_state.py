@@ -7,18 +7,10 @@ import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from .apptest_helpers import APP, by_label, goto, new_app, texts
+from .apptest_helpers import APP, by_label, goto, new_app, texts, upload
 
 MINE = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\nd5,0.71,0.82,0.93\n"
 
-
-def _upload(at, name: str, data: bytes) -> AppTest:
-    by_label(at.radio, "Source").set_value("Upload a file")
-    at.run()
-    at.file_uploader[0].set_value((name, data, "text/csv"))
-    at.run()
-    assert not at.exception
-    return at
 
 
 def _success(at) -> str:
@@ -26,7 +18,7 @@ def _success(at) -> str:
 
 
 def test_going_back_to_load_data_keeps_the_uploaded_table():
-    at = _upload(new_app(), "mine.csv", MINE)
+    at = upload(new_app(), "mine.csv", MINE)
     assert "file: mine.csv" in _success(at)
     for page in ("omnibus", "posthoc", "pool", "replicability", "load_data"):
         goto(at, page)
@@ -72,7 +64,7 @@ def test_a_message_about_a_previous_table_disappears():
     by_label(at.selectbox, "Control classifier").set_value("C4.5+m")
     at.run()
     goto(at, "load_data")
-    at = _upload(at, "mine.csv", MINE)
+    at = upload(at, "mine.csv", MINE)
     goto(at, "posthoc")
     assert not any("C4.5" in e for e in texts(at.error)), texts(at.error)
     assert by_label(at.selectbox, "Control classifier").value == "A"
@@ -118,7 +110,7 @@ def test_a_link_keeps_left_out_data_sets_classifiers_and_choices():
 
 
 def test_a_link_carries_a_small_uploaded_table():
-    at = _upload(new_app(), "mine.csv", MINE)
+    at = upload(new_app(), "mine.csv", MINE)
     goto(at, "posthoc")
     summary = _summary(at)
     link = _link_of(at)
@@ -142,7 +134,7 @@ def _big_csv(seed: int = 1) -> bytes:
 
 def test_a_link_to_a_large_table_waits_for_the_same_file():
     big = _big_csv()
-    at = _upload(new_app(), "big.csv", big)
+    at = upload(new_app(), "big.csv", big)
     by_label(at.multiselect, "Classifiers").set_value([f"M{j}" for j in range(6)])
     at.run()
     goto(at, "posthoc")
@@ -152,7 +144,7 @@ def test_a_link_to_a_large_table_waits_for_the_same_file():
     fresh = _open(link)
     assert any("too large to travel in a link" in w for w in texts(fresh.warning))
     # A different file is named as such and the view is not applied.
-    fresh = _upload(fresh, "other.csv", _big_csv(seed=2))
+    fresh = upload(fresh, "other.csv", _big_csv(seed=2))
     assert any("not the one the link was made with" in i for i in texts(fresh.info))
     # The same file: the view is applied.
     fresh.file_uploader[0].set_value(("big.csv", big, "text/csv"))

@@ -44,6 +44,13 @@ def _text(page, text: str):
     return expect(page.get_by_text(text).first).to_be_visible(timeout=TIMEOUT)
 
 
+def _chart(page, container: str = '[data-testid="stPlotlyChart"]'):
+    """The first plotly chart inside ``container``, once drawn."""
+    chart = page.locator(f"{container} .js-plotly-plot").first
+    chart.wait_for(timeout=TIMEOUT)
+    return chart
+
+
 def _upload(page, path: Path) -> None:
     page.get_by_text("Upload a file", exact=True).first.click()
     page.wait_for_selector('[data-testid="stFileUploaderDropzoneInput"]', state="attached", timeout=TIMEOUT)
@@ -76,8 +83,7 @@ def test_posthoc_page_draws_the_cd_diagram(server, tmp_path):
     with browser_page(height=1300) as (page, errors):
         _open(page, f"{server}/posthoc?sample=demsar2006&test=mean-ranks&procedure=nemenyi&alpha=0.1")
         _text(page, "2 of 6 hypotheses rejected")
-        chart = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first
-        chart.wait_for(timeout=TIMEOUT)
+        chart = _chart(page)
         expect(chart).to_contain_text("CD = 1.118", timeout=TIMEOUT)
         svg_text = " ".join(chart.locator("text").all_text_contents())
         for name in ("C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"):
@@ -149,13 +155,30 @@ def test_shared_links_reproduce_the_view_in_a_fresh_browser(server, tmp_path):
         assert not errors, errors
 
 
+def test_bayesian_page_draws_the_posterior_and_the_matrix(server, tmp_path):
+    """Issue 12: the tutorial's NBC vs AODE posterior as a ternary plot, then all pairs as a matrix."""
+    with browser_page(height=1400) as (page, errors):
+        _open(page, f"{server}/bayesian?sample=benavoli2017&btest=sign&ba=nbc&bb=aode")
+        _text(page, "P(practically equivalent)")
+        chart = _chart(page, ".st-key-bay_simplex")
+        expect(chart.locator("g.ternary").first).to_be_attached(timeout=TIMEOUT)
+        equivalent = page.locator('[data-testid="stMetric"]').filter(has_text="P(practically equivalent)").first
+        value = float(equivalent.locator('[data-testid="stMetricValue"]').inner_text())
+        assert abs(value - 0.71288) <= 4 * 0.00203 + 0.005  # the tutorial's printed result
+        page.get_by_role("radio", name="All pairs").first.click()
+        _chart(page, ".st-key-bay_matrix")
+        wait_idle(page, TIMEOUT)
+        _text(page, "Beside the frequentist verdict")
+        page.screenshot(path=str(tmp_path / "bayesian.png"), full_page=True)
+        assert not errors, errors
+
+
 def test_cd_diagram_stays_readable_in_a_narrow_window(server):
     """Issue 10: at 400 px the CD diagram keeps its width (the container scrolls sideways) and no two
     classifier names overlap."""
     with browser_page(width=400, height=1400) as (page, errors):
         _open(page, f"{server}/posthoc?sample=benavoli2016&test=mean-ranks&procedure=nemenyi")
-        chart = page.locator(".st-key-cd_diagram .js-plotly-plot").first
-        chart.wait_for(timeout=TIMEOUT)
+        chart = _chart(page, ".st-key-cd_diagram")
         wait_idle(page, TIMEOUT)
         boxes = [t.bounding_box() for t in chart.locator("g.annotation").all()]
         boxes = [b for b in boxes if b and b["width"] > 0]
@@ -182,7 +205,7 @@ def test_hostile_names_do_not_reach_the_page_as_html(server, tmp_path):
         _open(page, server)
         _upload(page, path)
         _text(page, "Loaded: file: evil.csv")
-        for label in ("Omnibus tests", "Post-hoc tests", "Pool sensitivity"):
+        for label in ("Omnibus tests", "Post-hoc tests", "Pool sensitivity", "Bayesian analysis"):
             _go(page, label)
             assert page.locator('img[src*="evil.example"], a[href*="evil.example"], img[src="x"]').count() == 0
         assert not [u for u in requests if "evil.example" in u]

@@ -146,3 +146,31 @@ def test_static_export(demsar):
     svg = cl.plots.figure_image(fig, "svg")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert b"<svg" in svg[:500] and b"CD = 1.118" in svg
+
+
+def test_selection_figure_is_small_multiples_without_twin_or_reversed_axes(benavoli):
+    """Issue 10: one panel per quantity, one colour per test, no second y-axis, no reversed axis."""
+    res = cl.selection_experiment(benavoli, "C2", "C4", biases=[0, 10], samples=60, seed=1,
+                                  tests=["Wilcoxon", "sign test", "t-test"])
+    fig = cl.plots.selection_figure(res, ["Wilcoxon", "sign test", "t-test"], title="Two classifiers")
+    spec = fig.to_plotly_json()["layout"]
+    yaxes = [k for k in spec if k.startswith("yaxis")]
+    assert len(yaxes) == 4
+    assert not any(spec[k].get("overlaying") or spec[k].get("autorange") == "reversed" for k in yaxes)
+    assert [a["text"] for a in spec["annotations"]][:4] == ["Rejections (of 60 samples)", "R(e): will the verdict repeat?",
+                                                          "Mean p-value", "R(p) = 1 − 2 var(p)"]
+    colours = {}
+    for trace in fig.data:
+        colours.setdefault(trace.legendgroup, set()).add(trace.line.color)
+    assert all(len(c) == 1 for c in colours.values()) and len({next(iter(c)) for c in colours.values()}) == 3
+    assert sum(t.showlegend for t in fig.data) == 3  # one legend entry per test
+
+
+def test_fold_pvalues_figure_names_its_scheme():
+    folds = cl.run_experiment(["naive Bayes", "k-NN"], ["iris"], schemes=["5x2cv", "3-fold cv"], seeds=range(2),
+                              n_jobs=1)
+    res = cl.fold_level_tests(folds, "naive Bayes", "k-NN")
+    fig = cl.plots.fold_pvalues_figure(res, "paired t-test (cv folds)", "3-fold cv")
+    assert "3-fold cv" in fig.layout.title.text
+    with pytest.raises(cl.InputError, match="no results for the scheme"):
+        cl.plots.fold_pvalues_figure(res, "5x2cv (Dietterich)", "3-fold cv")

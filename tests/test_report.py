@@ -51,3 +51,23 @@ def test_verdicts_table(garcia):
     assert (nem != "").sum() == 4
     control = cl.verdicts(garcia, 0.05, control="C4.5")
     assert len(control) == 4 and "mean-ranks z / Bonferroni-Dunn" in control.columns
+
+
+def test_results_paragraph_with_effect_sizes_oriented_to_the_better_classifier(demsar):
+    res = cl.with_effect_sizes(cl.posthoc(demsar, "mean-ranks", "holm", control="C4.5"), demsar)
+    text = cl.report.results_paragraph(demsar, res, cl.friedman(demsar), cl.iman_davenport(demsar), metric="AUC")
+    e = cl.effect_sizes(demsar, "C4.5+m+cf", "C4.5")  # the better one first: positive
+    assert e.hodges_lehmann > 0
+    assert (f"C4.5+m+cf over C4.5 (adjusted p = 0.047; HL {e.hodges_lehmann:.3g}, 95% CI "
+            f"[{e.hodges_lehmann_ci[0]:.3g}, {e.hodges_lehmann_ci[1]:.3g}])") in text
+    assert "HL is the Hodges-Lehmann estimate of the median difference" in text
+    ps = cl.with_effect_sizes(res, demsar, "prob_superiority")
+    text = cl.report.results_paragraph(demsar, ps, cl.friedman(demsar), cl.iman_davenport(demsar))
+    assert f"PS {e.prob_superiority:.3g}, 95% CI [{e.prob_superiority_ci[0]:.3g}" in text
+
+
+def test_label_effects_names_the_columns(demsar):
+    res = cl.with_effect_sizes(cl.posthoc(demsar, "wilcoxon", "holm"), demsar, "rank_biserial")
+    labelled = cl.report.label_effects(res)
+    assert "r_rb (a vs b)" in labelled.columns and "r_rb 95% low" not in labelled.columns  # no interval
+    assert "effect" in res.columns  # the input is unchanged

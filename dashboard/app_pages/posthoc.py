@@ -93,6 +93,18 @@ procedure = c3.selectbox(
 )
 ss["ph_procedure"] = procedure
 c3.caption(cl.PROCEDURES[procedure].description + f" ${cl.PROCEDURES[procedure].formula}$")
+EFFECTS = {code: label[0].upper() + label[1:] for code, (_, _, label) in cl.effect_size_measures().items()}
+effect_codes = list(EFFECTS)
+effect = effect_codes[
+    c3.selectbox(
+        "Effect size shown", range(len(EFFECTS)), format_func=lambda i: list(EFFECTS.values())[i],
+        index=_remembered("effect", effect_codes, "hodges_lehmann"), key="w_ph_effect",
+        help="Shown beside the p-values, in the CD diagram's hover and in the paragraph: by how much the first "
+             "classifier of a pair beats the second (positive), with a 95% interval. The Bayesian analysis page "
+             "has all of them.",
+    )
+]
+ss["ph_effect"] = effect
 
 
 if test == "mean-ranks":
@@ -115,7 +127,7 @@ if omnibus is not None:
             "Demšar (2006) proceeds to post-hoc tests only after it does, so read the results below with care."
         )
 
-result = ui.call(ui.posthoc, token, table, test, procedure, control, alpha)
+result = ui.call(ui.posthoc_effects, token, table, test, procedure, control, alpha, effect)
 if result is None:
     st.stop()
 n_rej = int(result["reject"].sum())
@@ -136,7 +148,7 @@ VIEWS = ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins /
 view = st.segmented_control("Show", VIEWS, default=VIEWS[0] if ss.get("ph_view") not in VIEWS else ss["ph_view"],
                             key="w_ph_view") or VIEWS[0]
 ss["ph_view"] = view
-link = links.share_view(family=family, test=test, procedure=procedure, control=control, view=view)
+link = links.share_view(family=family, test=test, procedure=procedure, control=control, view=view, effect=effect)
 
 if view == "CD diagram":
     if table.n_classifiers > ui.MAX_CD_K:
@@ -169,9 +181,9 @@ if view == "CD diagram":
         )
 
 elif view == "Adjusted p-values":
-    apvs = ui.call(ui.apv_table, token, table, test, control)
+    apvs = ui.call(ui.apv_effects, token, table, test, control, effect)
     if apvs is not None:
-        shown = apvs.copy()
+        shown = cl.report.label_effects(apvs)
         shown.insert(4, f"reject ({cl.PROCEDURES[procedure].label})", shown[procedure] <= alpha)
         procs = [c for c in apvs.columns if c in cl.PROCEDURES]
         shown = cl.report.with_p_text(shown, ["p", *procs])
@@ -182,8 +194,10 @@ elif view == "Adjusted p-values":
             "made monotone as in García & Herrera's table, and as defined by closed testing (APV ≤ α is then exactly "
             "its decision)."
         )
+        if apvs.attrs.get("effect_note"):
+            st.info(esc(apvs.attrs["effect_note"]))
         st.dataframe(shown, width="stretch", hide_index=True)
-        export = apvs.rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
+        export = cl.report.label_effects(apvs).rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
         ui.download_buttons(export, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})",
                             key="apv")
         if apvs.attrs.get("skipped"):

@@ -44,15 +44,9 @@ with tab_sel:
         "of A minus that of B), run every test on every sample and watch how often it rejects, its mean p, and how "
         "repeatable the verdict is. $k = 0$ is an unbiased random choice of data sets."
     )
-    version = ss.get("table_version", 0)
     names = table.classifiers
     c1, c2, c3 = st.columns(3)
-    a = c1.selectbox("A (also the control)", names, index=names.index(ss["rep_a"]) if ss.get("rep_a") in names else 0,
-                     key=f"w_rep_a_{version}")
-    others = [n for n in names if n != a]
-    b = c2.selectbox("B", others, index=others.index(ss["rep_b"]) if ss.get("rep_b") in others else 0,
-                     key=f"w_rep_b_{version}")
-    ss["rep_a"], ss["rep_b"] = a, b
+    a, b = ui.classifier_pair(names, c1, c2, "w_rep", remember="rep", labels=("A (also the control)", "B"))
     links.share_view(ra=a, rb=b)
     max_sets = table.n_datasets - 1
     if max_sets < 2:
@@ -112,66 +106,17 @@ with tab_sel:
                 )
 
 # -- 2. fold-level results ------------------------------------------------------------------------
-SAMPLE_FOLDS = state.SAMPLE_DIR / "fold_level_example.csv"
 with tab_folds:
     st.markdown(
         "Two classifiers on one data set, compared on resampled splits (Bouckaert & Frank 2004): run the same "
         "experiment with several seeds and count how often each test's verdict repeats. A file needs the "
         "columns dataset, classifier, score and seed, run, fold (random subsampling: no fold column)."
     )
-    options = ["Sample (3 classifiers, 6 data sets, 10 seeds)", "Upload a fold-level file"]
-    if "experiment_folds" in st.session_state:
-        options.append("The experiment run in the next tab")
-    if table.folds is not None:
-        options.append("The fold-level rows of the loaded table")
-    source = st.radio("Fold-level data", options, horizontal=True, key="w_fold_source")
-    folds = None
-    if source == options[0]:
-        folds = ui.fold_sample(str(SAMPLE_FOLDS))
-    elif source == "Upload a fold-level file":
-        up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key="w_fold_upload")
-        if up is not None:
-            data = up.getvalue()
-            try:
-                loaded = state.load_bytes(data, up.name, True, "long", "error")
-            except cl.InputError as err:
-                loaded = None
-                try:  # a wide table (one column per classifier) gets a message about what it is for
-                    wide = state.load_bytes(data, up.name, True, "wide", "error")
-                except cl.InputError:
-                    st.error(esc(err))
-                else:
-                    st.error(esc(
-                        f"{up.name} is a wide table: one row per data set and one column per classifier "
-                        f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
-                        "classifier and no folds or seeds. The tests here need one row per split, with the columns "
-                        "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
-                        "load it on the Load data page, and use the first tab here to see how replicable that verdict is."
-                    ))
-            if loaded is not None:
-                if loaded.folds is None:
-                    st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to "
-                                 "test. The tests here need one row per split (dataset, classifier, seed, fold, score)."))
-                else:
-                    folds = loaded.folds
-    elif source == "The experiment run in the next tab":
-        folds = ss["experiment_folds"]
-    else:
-        folds = table.folds
+    folds = ui.fold_level_source(table, "w_fold")
     if folds is not None:
-        clfs = sorted(folds["classifier"].unique())
         f1, f2, f3 = st.columns(3)
-        fa = f1.selectbox("Classifier A", clfs, index=0, key="w_fold_a")
-        fb = f2.selectbox("Classifier B", [c for c in clfs if c != fa], index=0, key="w_fold_b")
-        ratio_text = f3.text_input("Test/train ratio n2/n1 (blank: from the file)", value="", key="w_fold_ratio",
-                                   help="For the corrected tests; e.g. 0.111 for 90/10 splits. Blank uses the "
-                                        "n_train/n_test columns, or 1/(k-1) for k-fold cv.")
-        ratio = None
-        if ratio_text.strip():
-            try:
-                ratio = float(ratio_text)
-            except ValueError:
-                st.error(esc(f"The ratio {ratio_text!r} is not a number; leave it blank or give e.g. 0.111."))
+        fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_fold")
+        ratio = ui.ratio_input(f3, "w_fold_ratio")
         results = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
         if results is not None and len(results):
             rep = cl.fold_replicability(results)
