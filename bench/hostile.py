@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from tests.browser_helpers import IDLE, browser_page, free_port, start_server, stop_server  # noqa: E402
 
 PAGES = [("Omnibus tests", "omnibus"), ("Post-hoc tests", "posthoc"), ("Pool sensitivity", "pool"),
-         ("Replicability", "replicability")]
+         ("Replicability", "replicability"), ("Bayesian analysis", "bayesian")]
 
 
 def make_files(folder: Path) -> dict[str, Path]:
@@ -48,10 +48,10 @@ def make_files(folder: Path) -> dict[str, Path]:
     path = folder / "identical_45MB.csv"
     path.write_bytes(b"dataset,A,B\n" + b"same,0.5,0.6\n" * 3_460_000)
     files[path.name] = path
-    path = folder / "long_3M_rows.csv"
+    path = folder / "long_2M_rows.csv"  # 1.95M rows, 45 MB: within the 50 MB upload limit
     with path.open("w") as f:
         f.write("dataset,classifier,fold,score\n")
-        for d in range(20_000):
+        for d in range(13_000):
             s = rng.random((15, 10))
             f.write("".join(f"ds{d},clf{c},{k},{s[c, k]:.4f}\n" for c in range(15) for k in range(10)))
     files[path.name] = path
@@ -90,7 +90,8 @@ def run_one(name: str, path: Path) -> None:
             page.set_input_files('[data-testid="stFileUploaderDropzoneInput"]', str(path))
             page.wait_for_function(
                 "() => [...document.querySelectorAll('[data-testid=\"stAlert\"]')].some(a => "
-                "a.innerText.includes('Loaded: file') || a.innerText.includes('" + name[:12] + "'))",
+                "a.innerText.includes('Loaded: file') || a.innerText.includes('" + name[:12] + "')) || "
+                "[...document.querySelectorAll('[data-testid=\"stFileUploaderFileErrorMessage\"]')].length > 0",
                 timeout=600_000,
             )
             wait_done(page)
@@ -100,7 +101,9 @@ def run_one(name: str, path: Path) -> None:
             for label, _ in PAGES:
                 start = time.perf_counter()
                 page.get_by_role("link", name=label).first.click()
-                page.wait_for_timeout(50)
+                # The new page's title first (the old page may still look idle), then the end of its run.
+                page.wait_for_function("(t) => document.querySelector('h1')?.innerText.trim().startsWith(t)",
+                                       arg=label, timeout=600_000)
                 wait_done(page)
                 timings.append(f"{label.split()[0].lower()} {time.perf_counter() - start:.1f}s")
         print(f"{name:24s} {path.stat().st_size / 1e6:6.1f} MB  {outcome:8s} upload {upload:5.1f}s  "

@@ -38,6 +38,11 @@ from .errors import InputError
 PRIOR_PLACES = ("rope", "x", "y")
 #: Bounds of one call (each stated in its error message).
 MAX_SAMPLES = 1_000_000
+#: The signed-rank test costs O(samples x data sets) per pair (about 25 ns each for one pair, 1-2 ns
+#: per pair when all pairs share the weights): one call does at most this many units (tens of seconds).
+MAX_SIGNED_RANK_WORK = 2_000_000_000
+#: The sign test of all pairs draws samples x pairs Dirichlet vectors (about 150 ns each).
+MAX_SIGN_POSTHOC_WORK = 200_000_000
 DECISIONS = ("better", "equivalent", "undecided")
 
 
@@ -92,6 +97,24 @@ def _check(rope, prior_strength, prior_place, samples) -> None:
         raise InputError(f"prior_place must be one of {', '.join(PRIOR_PLACES)}, got {prior_place!r}.")
     if samples is not None and (int(samples) != samples or not 100 <= samples <= MAX_SAMPLES):
         raise InputError(f"samples must be a whole number between 100 and {MAX_SAMPLES:,}, got {samples!r}.")
+
+
+def signed_rank_max_samples(n_datasets: int, n_pairs: int = 1, work: int | None = None) -> int:
+    """The most posterior samples the signed-rank test can draw for ``n_pairs`` pairs of ``n_datasets``
+    data sets within ``work`` units of samples x data sets x pairs (a caller with a time budget, such
+    as the dashboard, passes a smaller ``work``)."""
+    work = MAX_SIGNED_RANK_WORK if work is None else work
+    return int(min(MAX_SAMPLES, work // max(1, n_datasets * n_pairs)))
+
+
+def _check_work(n: int, samples: int, pairs: int = 1) -> None:
+    if int(samples) * n * pairs > MAX_SIGNED_RANK_WORK:
+        most = signed_rank_max_samples(n, pairs)
+        raise InputError(
+            f"The signed-rank test on {n:,} data sets{f' x {pairs:,} pairs' if pairs > 1 else ''} with {int(samples):,} "
+            f"samples is {int(samples) * n * pairs:,} units of work, above the limit of {MAX_SIGNED_RANK_WORK:,} "
+            f"(samples x data sets x pairs); use at most {most:,} samples"
+            + (" or fewer classifiers." if pairs > 1 else ", or the sign test (its cost does not grow with the data sets)."))
 
 
 def _winners(theta: np.ndarray) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
@@ -161,7 +184,7 @@ def _signed_rank_theta(d: np.ndarray, rope: float, w0: np.ndarray, wd: np.ndarra
 
 
 def _signed_rank_blocks(diffs: np.ndarray, rope: float, strength: float | None, prior_place: str, samples: int | None,
-                        rng: np.random.Generator | None, dtype, *, weights=None, block: int = 4000,
+                        rng: np.random.Generator | None, dtype, *, weights=None, block: int | None = None,
                         keep: bool = True, progress: Callable[[float], None] | None = None):
     """The signed-rank posterior of every column of ``diffs`` (n x P pairs) from one set of Dirichlet
     weights per block of samples (the weights of the data sets are the same draw for every pair; each
@@ -169,6 +192,8 @@ def _signed_rank_blocks(diffs: np.ndarray, rope: float, strength: float | None, 
     are contiguous rows; blocks of ``block`` samples stay in cache. Returns the masses (P, S, 3) when
     ``keep``, else the argmax counts (P, 3)."""
     n, pairs = diffs.shape
+    if block is None:  # each (n, block) array within about 1M numbers: in cache, and no memory spike for large n
+        block = int(min(4000, max(16, 1_000_000 // max(n, 1))))
     order = np.sort(diffs, axis=0)
     k_up = np.empty((n, pairs), dtype=np.intp)
     k_down = np.empty((n, pairs), dtype=np.intp)
@@ -244,6 +269,7 @@ def bayesian_signed_rank(x, y, rope: float = 0.0, prior_strength: float = 0.6, p
     """
     _check(rope, prior_strength, prior_place, samples)
     d = _differences(x, y, higher_is_better)
+    _check_work(d.size, samples)
     rng = np.random.default_rng(seed)
     theta = _signed_rank_blocks(d[:, None], float(rope), float(prior_strength), prior_place, int(samples), rng,
                                 np.float64)[0]
@@ -389,11 +415,12 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
     _check(rope, strength, prior_place, samples)
     k = t.n_classifiers
     i, j = np.triu_indices(k, 1)
-    if i.size * int(samples) * t.n_datasets > 4e10:
-        raise InputError(
-            f"{i.size:,} pairs x {samples:,} samples x {t.n_datasets:,} data sets is too much work for one call; use fewer "
-            "samples (e.g. 10,000) or fewer classifiers."
-        )
+    if test == "signed-rank":
+        _check_work(t.n_datasets, samples, i.size)
+    elif i.size * int(samples) > MAX_SIGN_POSTHOC_WORK:
+        raise InputError(f"The sign test on {i.size:,} pairs with {int(samples):,} samples each is above the limit of "
+                         f"{MAX_SIGN_POSTHOC_WORK:,} pairs x samples; use at most {MAX_SIGN_POSTHOC_WORK // i.size:,} "
+                         "samples, or fewer classifiers.")
     scores = t.scores.to_numpy()
     diffs = scores[:, i] - scores[:, j]
     if not t.higher_is_better:

@@ -366,6 +366,23 @@ def _validate_scores(
             f"{where}: duplicate classifier name(s): {'; '.join(where_cols)}. "
             "Each classifier must appear once; rename or remove the repeated columns."
         )
+    long_cols = np.flatnonzero(columns.str.len().to_numpy() > MAX_NAME_LENGTH)
+    if long_cols.size:
+        j = int(long_cols[0])
+        raise InputError(
+            f"{where}: the name of classifier column {j + 2} is {len(columns[j]):,} characters long (it starts "
+            f"{columns[j][:40]!r}); names are limited to {MAX_NAME_LENGTH:,} characters. Check that the file is a table "
+            "of scores with a header row, or shorten the name."
+        )
+    long_rows = np.flatnonzero(pd.Series(index, dtype=object).str.len().to_numpy() > MAX_NAME_LENGTH)
+    if long_rows.size:
+        i = int(long_rows[0])
+        raise InputError(
+            f"{where}: the data-set name on {labels[i]} is {len(index[i]):,} characters long (it starts "
+            f"{index[i][:40]!r}); names are limited to {MAX_NAME_LENGTH:,} characters"
+            + (f" ({long_rows.size:,} names are longer)" if long_rows.size > 1 else "")
+            + ". Check the file's delimiter and quotes, or shorten the names."
+        )
     empty_rows = np.flatnonzero(index == "")
     if empty_rows.size:
         named = [labels[i] for i in empty_rows[:_MAX_LISTED]]
@@ -500,10 +517,19 @@ def _read_text(source: Any, name: str | None) -> tuple[str, str]:
 _DELIMITERS = ("\t", ";", ",", "|")
 #: The csv module refuses fields above 128 KiB by default; a 50 MB upload may hold one long line.
 _FIELD_LIMIT = 1 << 30
+#: Names of data sets and classifiers are shown in every table, chart and message: a longer one is
+#: refused (it is a sign of a file read with the wrong delimiter or quotes, or of a crafted file).
+MAX_NAME_LENGTH = 1_000
+
+
+def _allow_long_fields() -> None:
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)  # only ever raised, never lowered: safe across sessions
 _BLANK_LINES = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
 
 
 def _detect_delimiter(sample: list[str]) -> str:
+    _allow_long_fields()
     best, best_fields = ",", 1
     for delim in _DELIMITERS:
         counts = {len(row) for row in csv.reader(sample[:50], delimiter=delim, skipinitialspace=True) if row}
@@ -539,8 +565,7 @@ def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.n
     """
     if '"' not in text:
         return _scan_unquoted(text, delim, display)
-    if csv.field_size_limit() < _FIELD_LIMIT:
-        csv.field_size_limit(_FIELD_LIMIT)  # only ever raised, never lowered: safe across sessions
+    _allow_long_fields()
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, skipinitialspace=True)
     starts, counts = array("q"), array("q")
     header: list[str] | None = None

@@ -168,45 +168,52 @@ def _walsh_order_statistics(d: np.ndarray, ks: list[int]) -> np.ndarray:
     return out
 
 
-def _effects(d: np.ndarray, level: float, *, with_walsh: bool = True, with_dz: bool = True) -> dict[str, np.ndarray]:
-    """Every effect size of each row of the paired differences d (pairs x N data sets, positive
-    favours a), vectorized over the rows (Hodges-Lehmann and the d_z interval, the costly ones, can be
-    left out: NaN)."""
+ALL_MEASURES = ("mean_difference", "hodges_lehmann", "cohens_dz", "rank_biserial", "prob_superiority")
+
+
+def _effects(d: np.ndarray, level: float, *, with_walsh: bool = True,
+             measures: tuple[str, ...] = ALL_MEASURES) -> dict[str, np.ndarray]:
+    """The effect sizes ``measures`` of each row of the paired differences d (pairs x N data sets,
+    positive favours a), vectorized over the rows; the others (and Hodges-Lehmann without
+    ``with_walsh``) are NaN, so that a caller pays only for what it shows."""
     rows, n = d.shape
-    mean = d.mean(axis=1)
-    sd = d.std(axis=1, ddof=1) if n > 1 else np.full(rows, np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        half = stats.t.isf((1 - level) / 2, n - 1) * sd / math.sqrt(n) if n > 1 else np.full(rows, np.nan)
-        dz = np.where(sd > 0, mean / sd, np.nan)
-        t_obs = np.where(sd > 0, mean / (sd / math.sqrt(n)), np.nan)
-    dz_low, dz_high = _dz_intervals(t_obs, n, level) if with_dz else (np.full(rows, np.nan),) * 2
-    m = n * (n + 1) // 2
-    if with_walsh:
+    empty = np.full(rows, np.nan)
+    out = {key: empty for key in ("mean_difference", "mean_ci_low", "mean_ci_high", "hodges_lehmann", "hl_ci_low",
+                                  "hl_ci_high", "cohens_dz", "dz_ci_low", "dz_ci_high", "rank_biserial",
+                                  "prob_superiority", "ps_ci_low", "ps_ci_high")}
+    if "mean_difference" in measures or "cohens_dz" in measures:
+        mean = d.mean(axis=1)
+        sd = d.std(axis=1, ddof=1) if n > 1 else empty
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if "mean_difference" in measures:
+                half = stats.t.isf((1 - level) / 2, n - 1) * sd / math.sqrt(n) if n > 1 else empty
+                out.update(mean_difference=mean, mean_ci_low=mean - half, mean_ci_high=mean + half)
+            if "cohens_dz" in measures:
+                t_obs = np.where(sd > 0, mean / (sd / math.sqrt(n)), np.nan)
+                dz_low, dz_high = _dz_intervals(t_obs, n, level)
+                out.update(cohens_dz=np.where(sd > 0, mean / sd, np.nan), dz_ci_low=dz_low, dz_ci_high=dz_high)
+    if "hodges_lehmann" in measures and with_walsh:
+        m = n * (n + 1) // 2
         c = _signed_rank_critical(n, level)
         ks = [(m + 1) // 2, m // 2 + 1] + ([c, m - c + 1] if c <= m - c + 1 else [])
         walsh = _walsh_order_statistics(d, ks)
-        hl = walsh[:, :2].mean(axis=1)
-        hl_low, hl_high = (walsh[:, 2], walsh[:, 3]) if walsh.shape[1] == 4 else (np.full(rows, np.nan),) * 2
-    else:
-        hl = hl_low = hl_high = np.full(rows, np.nan)
-    # Matched-pairs rank-biserial on the ranks of the non-zero |d|: zeros are the smallest |d|, so a
-    # non-zero's rank among the non-zeros is its rank among all minus the number of zeros.
-    zeros = (d == 0).sum(axis=1, keepdims=True)
-    ranks = average_ranks(np.abs(d)) - zeros
-    r_plus = np.where(d > 0, ranks, 0).sum(axis=1)
-    r_minus = np.where(d < 0, ranks, 0).sum(axis=1)
-    total = r_plus + r_minus
-    with np.errstate(invalid="ignore"):
-        rank_biserial = np.where(total > 0, (r_plus - r_minus) / np.where(total > 0, total, 1), 0.0)
-    ps = ((d > 0).sum(axis=1) + zeros[:, 0] / 2) / n
-    ps_low, ps_high = _wilson(ps, n, level)
-    return {
-        "mean_difference": mean, "mean_ci_low": mean - half if n > 1 else np.full(rows, np.nan),
-        "mean_ci_high": mean + half if n > 1 else np.full(rows, np.nan),
-        "hodges_lehmann": hl, "hl_ci_low": hl_low, "hl_ci_high": hl_high,
-        "cohens_dz": dz, "dz_ci_low": dz_low, "dz_ci_high": dz_high, "rank_biserial": rank_biserial,
-        "prob_superiority": ps, "ps_ci_low": ps_low, "ps_ci_high": ps_high,
-    }
+        out["hodges_lehmann"] = walsh[:, :2].mean(axis=1)
+        if walsh.shape[1] == 4:
+            out.update(hl_ci_low=walsh[:, 2], hl_ci_high=walsh[:, 3])
+    zeros = (d == 0).sum(axis=1)
+    if "rank_biserial" in measures:
+        # Matched pairs, on the ranks of the non-zero |d|: zeros are the smallest |d|, so a non-zero's
+        # rank among the non-zeros is its rank among all minus the number of zeros.
+        ranks = average_ranks(np.abs(d)) - zeros[:, None]
+        r_plus = np.where(d > 0, ranks, 0).sum(axis=1)
+        r_minus = np.where(d < 0, ranks, 0).sum(axis=1)
+        total = r_plus + r_minus
+        out["rank_biserial"] = np.where(total > 0, (r_plus - r_minus) / np.where(total > 0, total, 1), 0.0)
+    if "prob_superiority" in measures:
+        ps = ((d > 0).sum(axis=1) + zeros / 2) / n
+        ps_low, ps_high = _wilson(ps, n, level)
+        out.update(prob_superiority=ps, ps_ci_low=ps_low, ps_ci_high=ps_high)
+    return out
 
 
 def _check_level(level: float) -> None:
@@ -239,7 +246,8 @@ def effect_sizes(table, a: str, b: str, *, level: float = 0.95, higher_is_better
 MAX_EFFECT_PAIRS = 5_000
 
 
-def _pair_frame(t, first: np.ndarray, second: np.ndarray, level: float, *, with_dz: bool = True) -> pd.DataFrame:
+def _pair_frame(t, first: np.ndarray, second: np.ndarray, level: float, *,
+                measures: tuple[str, ...] = ALL_MEASURES) -> pd.DataFrame:
     """Effect sizes of the pairs (first[i], second[i]) (column positions), vectorized in chunks of pairs
     so that the difference matrix stays within a few million numbers."""
     n = t.n_datasets
@@ -247,12 +255,12 @@ def _pair_frame(t, first: np.ndarray, second: np.ndarray, level: float, *, with_
     x = t.scores.to_numpy(dtype=float)
     sign = 1.0 if t.higher_is_better else -1.0
     walsh_work = pairs * (n * (n + 1) // 2)
-    with_walsh = walsh_work <= MAX_WALSH_WORK
+    with_walsh = walsh_work <= MAX_WALSH_WORK or "hodges_lehmann" not in measures
     names = np.asarray(t.classifiers, dtype=object)
     frame = pd.DataFrame({"a": names[first], "b": names[second]})
     step = max(1, 4_000_000 // max(n, 1))
     parts = [_effects(sign * (x[:, first[s:s + step]] - x[:, second[s:s + step]]).T, level, with_walsh=with_walsh,
-                      with_dz=with_dz) for s in range(0, max(pairs, 1), step)] if pairs else []
+                      measures=measures) for s in range(0, max(pairs, 1), step)] if pairs else []
     for key in (parts[0] if parts else _effects(np.zeros((0, max(n, 2))), level)):
         frame[key] = np.concatenate([p[key] for p in parts]) if parts else np.zeros(0)
     frame.attrs.update(level=level, higher_is_better=t.higher_is_better, n=n)
@@ -310,7 +318,7 @@ def with_effect_sizes(frame: pd.DataFrame, table, measure: str = "hodges_lehmann
         second = position.loc[frame["b"]].to_numpy()
     except KeyError as err:
         raise InputError(f"The frame names classifiers that the table does not have: {err}.") from None
-    effects = _pair_frame(t, first, second, level, with_dz=measure == "cohens_dz")
+    effects = _pair_frame(t, first, second, level, measures=(measure,))
     low, high, label = EFFECT_MEASURES[measure]
     out = frame.copy()
     out["effect"] = effects[measure].to_numpy()

@@ -213,6 +213,38 @@ def pool_dependence(token: str, _table: cl.ScoreTable, alpha_: float, procedure:
     return cl.pool_dependence(_table, alpha_, procedure=procedure)
 
 
+#: Work budgets of the Bayesian page, about a second each (units as in compare_lib.bayesian): the
+#: signed-rank test of one pair (samples x data sets), of all pairs (samples x data sets x pairs), and
+#: the sign test of all pairs (samples x pairs).
+BAYES_PAIR_WORK = 40_000_000
+BAYES_ALL_WORK = 1_000_000_000
+BAYES_SIGN_ALL_WORK = 10_000_000
+#: Fewer posterior samples than this are not worth showing (Monte Carlo error above ±0.016).
+BAYES_MIN_SAMPLES = 1_000
+
+
+def bayes_samples(requested: int, test: str, n_datasets: int, n_pairs: int = 1) -> tuple[int, str | None]:
+    """The posterior samples the page draws within its budget, and a message when that is fewer than
+    requested (or 0 with the reason when even the minimum does not fit)."""
+    if test == "sign":
+        most = BAYES_SIGN_ALL_WORK // n_pairs if n_pairs > 1 else requested
+        unit, budget = "pairs × samples", BAYES_SIGN_ALL_WORK
+    else:
+        budget = BAYES_PAIR_WORK if n_pairs == 1 else BAYES_ALL_WORK
+        most = cl.signed_rank_max_samples(n_datasets, n_pairs, budget)
+        unit = "samples × data sets" + (" × pairs" if n_pairs > 1 else "")
+    if requested <= most:
+        return requested, None
+    what = f"{n_pairs:,} pairs" if n_pairs > 1 else "one pair"
+    if most < BAYES_MIN_SAMPLES:
+        return 0, (f"Not offered here for {what} of {n_datasets:,} data sets: even {BAYES_MIN_SAMPLES:,} posterior samples "
+                   f"exceed this page's budget of {budget:,} {unit}. Keep fewer classifiers or data sets on the Load "
+                   "data page, use the sign test, or call compare_lib in a notebook.")
+    used = most // 1000 * 1000
+    return used, (f"{used:,} posterior samples instead of {requested:,}: {what} of {n_datasets:,} data sets would exceed "
+                  f"this page's budget of {budget:,} {unit}. The Monte Carlo errors shown grow accordingly.")
+
+
 @st.cache_data(show_spinner="Sampling the posterior…", max_entries=64, ttl=3600)
 def bayesian_pair(token: str, _table: cl.ScoreTable, a: str, b: str, test: str, rope: float, prior: float, samples: int,
                   seed: int):

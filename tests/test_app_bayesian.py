@@ -159,3 +159,25 @@ def test_tutorial_sample_reproduces_the_tutorials_numbers():
     by_label(at.radio, "Test").set_value("Signed-rank (Bayesian Wilcoxon)")
     at.run()
     assert abs(_metric(at, "P(aode better)") - 0.87756) <= 4 * 0.0015 + 0.005
+
+
+@pytest.mark.slow
+def test_large_tables_get_fewer_samples_or_a_clear_refusal():
+    """The page's work budget: samples x data sets for one pair (40,000,000)."""
+    rng = np.random.default_rng(1)
+    n = 5_000
+    frame = pd.DataFrame(rng.uniform(0.7, 0.9, (n, 3)), columns=["A", "B", "C"], index=[f"d{i}" for i in range(n)])
+    at = upload(open_page("bayesian"), "big.csv", frame.to_csv().encode())
+    goto(at, "bayesian")
+    assert any("8,000 posterior samples instead of 50,000" in m for m in texts(at.info))
+    assert _metric(at, "P(practically equivalent)") >= 0
+    n = 50_000
+    frame = pd.DataFrame(rng.uniform(0.7, 0.9, (n, 2)), columns=["A", "B"], index=[f"d{i}" for i in range(n)])
+    at = upload(at, "huge.csv", frame.to_csv().encode())
+    goto(at, "bayesian")
+    assert not at.exception
+    assert any("Not offered here for one pair of 50,000 data sets" in m for m in texts(at.info))
+    assert not at.metric
+    by_label(at.radio, "Test").set_value("Sign")
+    at.run()
+    assert not [m for m in texts(at.info) if "Not offered" in m] and at.metric  # the sign test's cost does not grow with N

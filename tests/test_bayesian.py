@@ -256,3 +256,19 @@ def test_bayesian_fold_tests_without_a_ratio_for_random_splits():
     assert given["p_a"].notna().all()
     with pytest.raises(cl.InputError, match="test/train ratio must be a positive number"):
         cl.bayesian_fold_tests(folds, "k-NN", "naive Bayes", test_train_ratio=-1.0)
+
+
+def test_work_limits_are_stated(monkeypatch):
+    bayesian = importlib.import_module("compare_lib.bayesian")
+    assert cl.signed_rank_max_samples(20_000) == 100_000
+    assert cl.signed_rank_max_samples(100, n_pairs=190, work=1_000_000_000) == 52_631
+    monkeypatch.setattr(bayesian, "MAX_SIGNED_RANK_WORK", 1_000_000)
+    x = np.linspace(0.5, 0.9, 200)
+    with pytest.raises(cl.InputError, match="above the limit of 1,000,000 .* use at most 5,000 samples, or the sign test"):
+        cl.bayesian_signed_rank(x, x[::-1], samples=10_000)
+    table = cl.as_table(np.random.default_rng(0).random((200, 3)), higher_is_better=True)
+    with pytest.raises(cl.InputError, match="x 3 pairs with 10,000 samples .* use at most 1,666 samples or fewer classifiers"):
+        cl.bayesian_posthoc(table, samples=10_000)
+    monkeypatch.setattr(bayesian, "MAX_SIGN_POSTHOC_WORK", 1_000)
+    with pytest.raises(cl.InputError, match="sign test on 3 pairs with 10,000 samples each is above the limit of 1,000"):
+        cl.bayesian_posthoc(table, test="sign", samples=10_000)

@@ -66,7 +66,10 @@ names = table.classifiers
 if view == "One pair":
     p1, p2 = st.columns(2)
     a, b = ui.classifier_pair(names, p1, p2, "w_bay", remember="bay")
-    res = ui.call(ui.bayesian_pair, token, table, a, b, test, float(rope), float(prior), int(samples), seed)
+    used, budget_note = ui.bayes_samples(int(samples), test, table.n_datasets)
+    if budget_note:
+        st.info(budget_note)
+    res = ui.call(ui.bayesian_pair, token, table, a, b, test, float(rope), float(prior), used, seed) if used else None
     if res is not None:
         m1, m2, m3 = st.columns(3)
         m1.metric(f"P({esc(a)} better)", f"{res.p_x:.3f}", f"± {res.mc_se[0]:.3f} (Monte Carlo)", delta_color="off",
@@ -96,10 +99,16 @@ elif view == "All pairs":
     if table.n_classifiers > ui.MAX_MATRIX_K:
         st.info(f"All pairs are analysed for up to {ui.MAX_MATRIX_K} classifiers; this table has {table.n_classifiers}.")
     else:
-        bar = st.progress(0.0, text="Sampling the posteriors…")
-        frame = ui.call(ui.bayesian_posthoc_memo, token, table, test, float(rope), float(prior), int(samples), seed,
-                        float(decision), lambda f: bar.progress(f, text=f"Sampling the posteriors… {f:.0%}"))
-        bar.empty()
+        k = table.n_classifiers
+        used, budget_note = ui.bayes_samples(int(samples), test, table.n_datasets, k * (k - 1) // 2)
+        if budget_note:
+            st.info(budget_note)
+        frame = None
+        if used:
+            bar = st.progress(0.0, text="Sampling the posteriors…")
+            frame = ui.call(ui.bayesian_posthoc_memo, token, table, test, float(rope), float(prior), used, seed,
+                            float(decision), lambda f: bar.progress(f, text=f"Sampling the posteriors… {f:.0%}"))
+            bar.empty()
         if frame is not None:
             counts = frame["decision"].value_counts()
             st.markdown(
