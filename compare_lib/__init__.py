@@ -1,6 +1,7 @@
 """compare_lib: statistical comparison of classifiers over multiple data sets.
 
-Implements Demšar (2006), García & Herrera (2008) and Benavoli, Corani & Mangili (2016).
+Implements Demšar (2006), García & Herrera (2008), García, Fernández, Luengo & Herrera (2010),
+Eisinga et al. (2017) and Benavoli, Corani & Mangili (2016).
 Conventions: rank 1 = best, ties get average ranks, the direction of the scores is always given
 (``higher_is_better``), tests are two-sided.
 
@@ -97,14 +98,34 @@ _LAZY: dict[str, tuple[str, str]] = {
     "effect_size_table": ("effect_sizes", "effect_size_table"),
     "with_effect_sizes": ("effect_sizes", "with_effect_sizes"),
     "effect_size_measures": ("effect_sizes", "effect_size_measures"),
+    "friedman_aligned_ranks": ("rank_tests", "friedman_aligned_ranks"),
+    "quade": ("rank_tests", "quade"),
+    "aligned_ranks": ("rank_tests", "aligned_ranks"),
+    "quade_weights": ("rank_tests", "quade_weights"),
+    "quade_mean_ranks": ("rank_tests", "quade_mean_ranks"),
+    "rank_sum_difference_distribution": ("rank_tests", "rank_sum_difference_distribution"),
+    "PAIRWISE_TESTS": ("posthoc", "PAIRWISE_TESTS"),
+    "POOL_DEPENDENT_TESTS": ("posthoc", "POOL_DEPENDENT_TESTS"),
+    "rom_critical_values": ("adjust", "rom_critical_values"),
     "plots": ("plots", ""),
     "report": ("report", ""),
+    "rank_tests": ("rank_tests", ""),
+    "adjust_limits": ("adjust", ""),
     "experiments": ("experiments", ""),
     "exact": ("exact", ""),
     "pool": ("pool", ""),
 }
 
 __all__ = [
+    "friedman_aligned_ranks",
+    "quade",
+    "aligned_ranks",
+    "quade_weights",
+    "quade_mean_ranks",
+    "rank_sum_difference_distribution",
+    "PAIRWISE_TESTS",
+    "POOL_DEPENDENT_TESTS",
+    "rom_critical_values",
     "bayesian_sign_test",
     "bayesian_signed_rank",
     "bayesian_correlated_ttest",

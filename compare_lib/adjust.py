@@ -12,11 +12,14 @@ the tie group).
 
 Bonferroni, Holm, Hochberg and Hommel are the textbook formulas, vectorized over families, and are
 checked against ``statsmodels.stats.multitest.multipletests`` in the tests; Shaffer's static
-procedure and Bergmann-Hommel's use the logical structure of all pairwise comparisons.
+procedure and Bergmann-Hommel's use the logical structure of all pairwise comparisons. Holland,
+Finner, Li and Rom follow García, Fernández, Luengo & Herrera (2010, §3.3), Rom's APV computed for
+every level at once (see :func:`rom_critical_values`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -78,6 +81,28 @@ PROCEDURES: dict[str, Procedure] = {
             "hommel", "Hommel", ("all-pairs", "control"), "step-up", "Hommel 1988; García & Herrera 2008, Fig. 3",
             "Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
             formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}",
+        ),
+        Procedure(
+            "holland", "Holland", ("all-pairs", "control"), "step-down", "Holland & Copenhaver 1987; García et al. 2010, §3.3",
+            "Holm with Šidák's 1 − (1 − p)^n in place of n p (exact under independence; statsmodels' 'holm-sidak').",
+            formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m - j + 1}\right]",
+        ),
+        Procedure(
+            "finner", "Finner", ("all-pairs", "control"), "step-down", "Finner 1993; García et al. 2010, §3.3",
+            "Step-down with 1 − (1 − p_j)^{m/j}: more powerful than Holm and Holland, valid under independence.",
+            formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m / j}\right]",
+        ),
+        Procedure(
+            "rom", "Rom", ("control",), "step-up", "Rom 1990; García et al. 2010, §3.3",
+            "Hochberg's step-up with Rom's critical values, which make the family-wise error exactly α for "
+            "independent p-values. Defined for comparisons with a control.",
+            formula=r"\mathrm{APV}_i = \min_{j \ge i}\,\min\{\alpha : p_j \le c_{m-j+1}(\alpha)\}",
+        ),
+        Procedure(
+            "li", "Li", ("control",), "two-step", "Li 2008; García et al. 2010, §3.3",
+            "Rejects everything when the largest p-value is ≤ α, otherwise H_i when p_i ≤ α(1 − p_m)/(1 − α). "
+            "Defined for comparisons with a control.",
+            formula=r"\mathrm{APV}_i = \frac{p_i}{p_i + 1 - p_m}\ (i < m),\quad \mathrm{APV}_m = p_m",
         ),
         Procedure(
             "shaffer", "Shaffer (static)", ("all-pairs",), "step-down", "Shaffer 1986; García & Herrera 2008, §2.1",
@@ -227,6 +252,124 @@ def hommel_rows(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def _step_down_rows(p: np.ndarray, scaled) -> np.ndarray:
+    """max_{j<=i} scaled(p_(j), j) of each row, capped at 1, back in the input order."""
+    m = p.shape[1]
+    order = np.argsort(p, axis=1, kind="stable")
+    sp = np.take_along_axis(p, order, axis=1)
+    adj = np.maximum.accumulate(np.minimum(1.0, scaled(sp, np.arange(1, m + 1))), axis=1)
+    out = np.empty_like(adj)
+    np.put_along_axis(out, order, adj, axis=1)
+    return out
+
+
+def holland_rows(p: np.ndarray) -> np.ndarray:
+    """Holland's APVs of each row: max_{j<=i} 1 - (1 - p_(j))^(m-j+1) (García et al. 2010, §3.3).
+
+    Computed as -expm1((m-j+1) log1p(-p)) so that tiny p-values keep their digits (1 - (1 - p)^n
+    loses them all below p ~ 1e-16).
+    """
+    m = p.shape[1]
+    return _step_down_rows(p, lambda sp, j: -np.expm1((m - j + 1) * np.log1p(-sp)))
+
+
+def finner_rows(p: np.ndarray) -> np.ndarray:
+    """Finner's APVs of each row: max_{j<=i} 1 - (1 - p_(j))^(m/j) (García et al. 2010, §3.3)."""
+    m = p.shape[1]
+    return _step_down_rows(p, lambda sp, j: -np.expm1((m / j) * np.log1p(-sp)))
+
+
+def li_apv(p: np.ndarray) -> np.ndarray:
+    """Li's two-step APVs (Li 2008; García et al. 2010, §3.3): p_i / (p_i + 1 - p_m), and p_m for the largest.
+
+    Li rejects every hypothesis when p_m <= alpha, and otherwise H_i when p_i <= alpha (1 - p_m)/(1 - alpha),
+    which is p_i / (p_i + 1 - p_m) <= alpha: so "APV <= alpha" is exactly the decision at every alpha.
+    """
+    largest = p.max()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(p > 0, p / (p + 1.0 - largest), 0.0)
+    out[p == largest] = largest
+    return out
+
+
+#: Rom's APVs invert the critical values level by level (vectorized bisection): O(m^2) per step.
+MAX_ROM_HYPOTHESES = 100
+
+
+@lru_cache(maxsize=4)
+def _log_binomials(m: int) -> np.ndarray:
+    """log C(l, j) for 0 <= l, j <= m (zero-padded where j > l)."""
+    from scipy.special import gammaln
+
+    l = np.arange(m + 1)[:, None]
+    j = np.arange(m + 1)[None, :]
+    out = np.where(j <= l, gammaln(l + 1) - gammaln(j + 1) - gammaln(np.maximum(l - j, 0) + 1), -np.inf)
+    out.setflags(write=False)
+    return out
+
+
+def rom_critical_values(alpha, m: int) -> np.ndarray:
+    """Rom's (1990) critical values c_1(alpha) .. c_m(alpha), c_l for the l-th largest p-value.
+
+    c_1 = alpha, c_2 = alpha/2 and, for l >= 3 (García et al. 2010, eq. 3),
+    c_l = [sum_{j=1}^{l-1} alpha^j - sum_{j=1}^{l-2} C(l, j) c_{j+1}^{l-j}] / l.
+    With these the step-up procedure's family-wise error is exactly alpha for independent uniform
+    p-values (the tests check this); García et al. print r_l = alpha/c_l as 1, 2, 3, 3.814, 4.755, ...,
+    where the recursion gives 1, 2, 2.963, 3.933, 4.905 at alpha = 0.05.
+    ``alpha`` may be an array: the values are computed for every level at once (shape m x len(alpha)).
+    """
+    alpha = np.atleast_1d(np.asarray(alpha, dtype=float))
+    c = np.zeros((m + 1, alpha.size))
+    c[1] = alpha
+    if m >= 2:
+        c[2] = alpha / 2
+    # sum_{j=1}^{l-1} alpha^j for every l at once
+    geometric = np.cumsum(alpha[None, :] ** np.arange(1, max(m, 2))[:, None], axis=0)
+    log_binom = _log_binomials(m)
+    log_c = np.full_like(c, -np.inf)
+    with np.errstate(divide="ignore"):
+        log_c[1:3] = np.log(c[1:3])
+    for level in range(3, m + 1):
+        j = np.arange(1, level - 1)
+        terms = np.exp(log_binom[level, j][:, None] + (level - j)[:, None] * log_c[j + 1])
+        c[level] = (geometric[level - 2] - terms.sum(axis=0)) / level
+        with np.errstate(divide="ignore"):
+            log_c[level] = np.log(np.maximum(c[level], 0.0))
+    return c[1:]
+
+
+def rom_apv(p: np.ndarray) -> np.ndarray:
+    """Rom's APVs: the smallest alpha at which the step-up procedure rejects each hypothesis.
+
+    H_(i) (the i-th smallest p) is rejected at alpha when p_(j) <= c_{m-j+1}(alpha) for some j >= i;
+    the c_l increase with alpha, so APV_(i) = min_{j>=i} c_{m-j+1}^{-1}(p_(j)), each inverse found
+    by bisection (60 halvings: exact to about 1e-18). Unlike the APVs printed by García et al.
+    (r_l p computed with the r_l of alpha = 0.05), "APV <= alpha" is then the decision at every alpha.
+    """
+    m = p.size
+    if m > MAX_ROM_HYPOTHESES:
+        raise InputError(
+            f"Rom's procedure is offered for up to {MAX_ROM_HYPOTHESES} hypotheses (got {m}); its critical values "
+            "are then within 2.5% of Hochberg's, so use 'hochberg'."
+        )
+    order = np.argsort(p, kind="stable")
+    ps = p[order]
+    levels = m - np.arange(m)  # c_l for the j-th smallest: l = m - j + 1
+    lo, hi = np.zeros(m), np.ones(m)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        c = rom_critical_values(mid, m)[levels - 1, np.arange(m)]
+        ok = ps <= c
+        hi = np.where(ok, mid, hi)
+        lo = np.where(ok, lo, mid)
+    at_one = rom_critical_values(1.0, m)[levels - 1, 0]
+    inverse = np.where(ps <= at_one, hi, 1.0)
+    apv = np.minimum.accumulate(inverse[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(apv, 1.0)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Shaffer
 
@@ -355,6 +498,7 @@ def adjust(
     *,
     k: int | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
+    family: str | None = None,
 ) -> np.ndarray:
     """Adjusted p-values of a family of hypotheses, in the input order.
 
@@ -364,8 +508,10 @@ def adjust(
         Raw p-values, one per hypothesis.
     method : str
         "bonferroni", "bonferroni-dunn" (the same formula, named for a control family), "holm",
-        "hochberg", "hommel", "shaffer", "bergmann-hommel" or "bergmann-hommel-closed". ("nemenyi" needs the mean-ranks
-        statistic; use :func:`compare_lib.posthoc`.)
+        "hochberg", "hommel", "holland", "finner", "rom", "li", "shaffer", "bergmann-hommel" or
+        "bergmann-hommel-closed". ("nemenyi" needs the mean-ranks statistic; use :func:`compare_lib.posthoc`.)
+        Rom and Li are defined for comparisons with a control (García et al. 2010): pass
+        ``family="all-pairs"`` to have them refused for all pairwise comparisons.
     k : int, optional
         Number of classifiers for "shaffer" and the Bergmann-Hommel forms (inferred from m = k(k-1)/2).
     pairs : sequence of (i, j), optional
@@ -379,6 +525,8 @@ def adjust(
     Formulas (García & Herrera 2008, §3), p_1 <= ... <= p_m:
     Bonferroni m p_i; Holm max_{j<=i} (m-j+1) p_j; Hochberg min_{j>=i} (m-j+1) p_j; Hommel: closed
     Simes tests; Shaffer max_{j<=i} t_j p_j; Bergmann-Hommel max_{I exhaustive, i in I} |I| min_{j in I} p_j.
+    García et al. (2010, §3.3): Holland max_{j<=i} 1-(1-p_j)^(m-j+1); Finner max_{j<=i} 1-(1-p_j)^(m/j);
+    Li p_i/(p_i+1-p_m); Rom: the smallest alpha at which the step-up with Rom's critical values rejects.
 
     Bergmann-Hommel comes in two forms. "bergmann-hommel" (the default) makes those APVs
     non-decreasing in the raw p-values, as García & Herrera's printed Table 5 and scmamp do (1-NN vs
@@ -388,7 +536,7 @@ def adjust(
     min_{j in I} p_j > alpha/|I|). Example: for p = (.02, .02, .0001, .02, .0001, .03) the last
     hypothesis gets 0.06 from the monotone form and 0.04 from the closed one.
     """
-    proc = _lookup(method)
+    proc = _lookup(method, family)
     p = np.asarray(pvalues, dtype=float).ravel()
     if p.size == 0:
         return p.copy()
@@ -404,9 +552,14 @@ def adjust(
         )
     if name in ("bonferroni", "bonferroni-dunn"):
         adjusted = np.minimum(1.0, m * p)
-    elif name in ("holm", "hochberg", "hommel"):
-        rows = {"holm": holm_rows, "hochberg": hochberg_rows, "hommel": hommel_rows}[name]
+    elif name in ("holm", "hochberg", "hommel", "holland", "finner"):
+        rows = {"holm": holm_rows, "hochberg": hochberg_rows, "hommel": hommel_rows, "holland": holland_rows,
+                "finner": finner_rows}[name]
         adjusted = rows(p[None, :])[0]
+    elif name == "li":
+        adjusted = li_apv(p)
+    elif name == "rom":
+        adjusted = rom_apv(p)
     elif name == "shaffer":
         kk = _infer_k(m, proc.label) if k is None else int(k)
         if kk * (kk - 1) // 2 != m:

@@ -328,7 +328,7 @@ def smallest_flip(frame: pd.DataFrame, pool: tuple[str, ...] | list[str]) -> pd.
 
 
 def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, procedure: str = "bonferroni",
-                  higher_is_better: bool | None = None) -> pd.DataFrame:
+                  statistic: str = "mean-ranks", higher_is_better: bool | None = None) -> pd.DataFrame:
     """Every pair of ``pool`` under the mean-ranks, Wilcoxon and sign tests, next to the full pool.
 
     The same correction is used for all three (Bonferroni over the pool's m(m-1)/2 pairs, or the
@@ -337,6 +337,13 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     cannot (their decisions change only through the number of comparisons). Columns per test:
     ``z_mean_ranks``, ``p_mean_ranks``, ``reject_mean_ranks``, ``p_wilcoxon``, ``reject_wilcoxon``,
     ``p_sign``, ``reject_sign``, and ``*_full`` and ``changed_*`` against the full table.
+
+    ``statistic`` adds another pool-dependent statistic of :data:`compare_lib.posthoc.PAIRWISE_TESTS`
+    ("rank-sum-exact", "aligned-ranks", "quade" or "conover"), recomputed on the pool's own table, with
+    Bonferroni over the pool's pairs (Nemenyi's studentized range exists for mean ranks only): columns
+    ``stat_<name>``, ``p_<name>``, ``reject_<name>``, ``stat_<name>_full``, ``reject_<name>_full`` and
+    ``changed_<name>``, with ``<name>`` the statistic's name with "_" for "-". So a teacher can show that
+    these share the mean-ranks paradox. ``attrs["statistic"]`` names it.
     """
     t = as_table(table, higher_is_better)
     pool = list(t.classifiers if pool is None else pool)
@@ -395,7 +402,26 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     })
     for test in ("mean_ranks", "wilcoxon", "sign"):
         frame[f"changed_{test}"] = frame[f"reject_{test}"] != frame[f"reject_{test}_full"]
-    frame.attrs.update(pool=tuple(pool), alpha=float(alpha), procedure=procedure)
+    if statistic != "mean-ranks":
+        from .posthoc import PAIRWISE_TESTS
+
+        spec = PAIRWISE_TESTS.get(statistic)
+        if spec is None or not spec.pool_dependent:
+            choices = ", ".join(x for x, v in PAIRWISE_TESTS.items() if v.pool_dependent and x != "mean-ranks")
+            raise InputError(f"statistic={statistic!r} is not a pool-dependent statistic; choose one of {choices}.")
+        key = statistic.replace("-", "_")
+        fam_pool = _family(t.subset(pool), statistic, None, "demsar", "auto")  # pairs in pool order
+        fam_full = _family(t, statistic, None, "demsar", "auto")
+        lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
+        position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
+        sign = np.where(pairs[:, 0] < pairs[:, 1], 1.0, -1.0)  # the full table's pair may be (b, a)
+        frame[f"stat_{key}"] = fam_pool.stat
+        frame[f"p_{key}"] = fam_pool.p
+        frame[f"reject_{key}"] = np.minimum(1.0, n_hyp * fam_pool.p) <= alpha
+        frame[f"stat_{key}_full"] = fam_full.stat[position] * sign
+        frame[f"reject_{key}_full"] = np.minimum(1.0, full_hyp * fam_full.p[position]) <= alpha
+        frame[f"changed_{key}"] = frame[f"reject_{key}"] != frame[f"reject_{key}_full"]
+    frame.attrs.update(pool=tuple(pool), alpha=float(alpha), procedure=procedure, statistic=statistic)
     return frame
 
 

@@ -26,17 +26,68 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .adjust import PROCEDURES, _finish, _lookup, adjust, procedures_for
+from .adjust import MAX_ROM_HYPOTHESES, PROCEDURES, _finish, _lookup, adjust, procedures_for
 from .exhaustive import bergmann_hommel_raw
 from .critical import critical_difference, rank_standard_error, studentized_range_sf_many
 from .data import ScoreTable, as_table
 from .errors import InputError
 from .two_classifiers import EXACT_WILCOXON_MAX_N, _check_alpha, sign_test_rows, wilcoxon_rows
 
-TESTS = ("mean-ranks", "wilcoxon", "sign")
-TEST_LABELS = {"mean-ranks": "mean-ranks z", "wilcoxon": "Wilcoxon signed-ranks", "sign": "sign test"}
+
+
+@dataclass(frozen=True)
+class PairwiseTest:
+    """A pairwise statistic for :func:`posthoc`.
+
+    ``pool_dependent``: whether the verdict on a pair can change when other classifiers are added to or
+    removed from the table (Benavoli, Corani & Mangili 2016): true for every statistic computed from
+    ranks among all k classifiers, false for the tests that look at the two classifiers only.
+    ``statistic``: what the ``statistic`` column holds (always positive when the first classifier is better,
+    except T and wins, which carry no sign).
+    """
+
+    name: str
+    label: str
+    pool_dependent: bool
+    statistic: str
+    reference: str
+    description: str
+
+
+PAIRWISE_TESTS: dict[str, PairwiseTest] = {
+    x.name: x
+    for x in (
+        PairwiseTest("mean-ranks", "mean-ranks z", True, "z", "Demšar 2006, §3.2.2",
+                     "Friedman mean ranks, z = (R_a − R_b)/sqrt(k(k+1)/(6N)), normal p-value."),
+        PairwiseTest("rank-sum-exact", "exact rank-sum difference", True, "R_b − R_a (rank sums)",
+                     "Eisinga, Heskes, Pelzer & Te Grotenhuis 2017",
+                     "The same Friedman ranks, with the exact p-value of the rank-sum difference instead of the normal "
+                     "approximation (the normal one, with the exact variance, beyond a work budget, flagged)."),
+        PairwiseTest("aligned-ranks", "aligned-ranks z", True, "z", "Hodges & Lehmann 1962; García et al. 2010, §3.2",
+                     "Scores minus their data set's mean, ranked over all kN; z of the mean aligned ranks with the "
+                     "exact permutation variance (García et al.'s printed standard error is wrong)."),
+        PairwiseTest("quade", "Quade z", True, "z", "Quade 1979; García et al. 2010, §3.2",
+                     "Ranks weighted by the rank of each data set's range; z with the exact permutation variance "
+                     "(García et al.'s printed standard error is too large for k > 3)."),
+        PairwiseTest("conover", "Conover t", True, "t", "Conover 1999, §5.8",
+                     "Friedman rank sums with Conover's t, which estimates the rank variance from the data, "
+                     "(N−1)(k−1) df: more powerful than the z, and still pool-dependent."),
+        PairwiseTest("wilcoxon", "Wilcoxon signed-ranks", False, "T = min(R+, R−)", "Wilcoxon 1945; Demšar 2006, §3.1.3",
+                     "The two classifiers' differences only (Demšar's zero handling)."),
+        PairwiseTest("sign", "sign test", False, "wins of a (ties split)", "Demšar 2006, §3.1.2",
+                     "Wins and losses of the two classifiers only, exact binomial."),
+    )
+}
+TESTS = tuple(PAIRWISE_TESTS)
+TEST_LABELS = {name: x.label for name, x in PAIRWISE_TESTS.items()}
+#: The statistics whose verdicts depend on the other classifiers in the table.
+POOL_DEPENDENT_TESTS = tuple(name for name, x in PAIRWISE_TESTS.items() if x.pool_dependent)
 COLUMNS = ["a", "b", "statistic", "p", "p_adj", "reject", "better", "mean_rank_a", "mean_rank_b"]
 
+
+#: Pairwise statistics computed in :mod:`compare_lib.rank_tests` (name of the function there).
+_RANK_STATISTICS = {"aligned-ranks": "aligned_ranks_z", "quade": "quade_z", "conover": "conover_t",
+                    "rank-sum-exact": "rank_sum_exact"}
 
 #: Differences held in memory at once when the pairwise tests are vectorized over pairs.
 _CHUNK_CELLS = 2_000_000
@@ -48,6 +99,10 @@ def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method
     if test == "mean-ranks":
         stat, better = mean_ranks_z(t, pairs)
         return stat, np.minimum(1.0, 2 * stats.norm.sf(np.abs(stat))), better, np.ones(len(stat), dtype=bool)
+    if test in _RANK_STATISTICS:
+        from . import rank_tests
+
+        return getattr(rank_tests, _RANK_STATISTICS[test])(t, pairs)
     scores = t.scores.to_numpy()
     if not t.higher_is_better:
         scores = -scores
@@ -167,14 +222,14 @@ def posthoc(
     Parameters
     ----------
     table : ScoreTable (or DataFrame with ``higher_is_better``)
-    test : {"mean-ranks", "wilcoxon", "sign"}
-        The pairwise statistic.
+    test : {"mean-ranks", "rank-sum-exact", "aligned-ranks", "quade", "conover", "wilcoxon", "sign"}
+        The pairwise statistic (:data:`PAIRWISE_TESTS` describes each and whether it depends on the pool).
     correction : str
         All pairs: "nemenyi" (studentized range, mean-ranks only; consistent with the Nemenyi CD),
         "bonferroni" (m p, García & Herrera's "Nemenyi"), "holm", "hochberg", "hommel", "shaffer",
         "bergmann-hommel" (APVs made monotone, García & Herrera's Table 5) or "bergmann-hommel-closed" (the
-        APVs as defined: APV <= alpha is exactly the procedure's decision). With a control:
-        "bonferroni-dunn", "holm", "hochberg", "hommel".
+        APVs as defined: APV <= alpha is exactly the procedure's decision), "holland", "finner". With a
+        control: "bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "rom", "li".
     control : str, optional
         Compare every classifier with this one (k-1 hypotheses) instead of all pairs.
     alpha : float
@@ -183,8 +238,9 @@ def posthoc(
     Returns
     -------
     DataFrame, one row per hypothesis ordered by p, with columns ``a``, ``b``, ``statistic`` (z for
-    mean ranks, positive when a has the better mean rank; T = min(R+, R-) for Wilcoxon; wins of a
-    with ties split for the sign test), ``p``, ``p_adj``, ``reject``, ``better`` (the better
+    mean ranks, aligned ranks and Quade, t for Conover, the rank-sum difference R_b - R_a for the exact
+    test: all positive when a is the better; T = min(R+, R-) for Wilcoxon; wins of a with ties split
+    for the sign test), ``p``, ``p_adj``, ``reject``, ``better`` (the better
     classifier of the pair, "" if tied), ``mean_rank_a``, ``mean_rank_b``. ``attrs`` holds test,
     correction, alpha, control, k, n, higher_is_better, mean_ranks and cd (the critical difference
     where the procedure has one).
@@ -265,6 +321,9 @@ def apv_table(
         if t.n_classifiers > limit:
             skipped = [x for x in procedures if PROCEDURES[x].exhaustive]
             procedures = [x for x in procedures if not PROCEDURES[x].exhaustive]
+        if len(fam.pairs) > MAX_ROM_HYPOTHESES and "rom" in procedures:
+            skipped.append("rom")
+            procedures = [x for x in procedures if x != "rom"]
     names = t.classifiers
     base = pd.DataFrame(
         {"a": [names[a] for a, _ in fam.pairs], "b": [names[b] for _, b in fam.pairs], "statistic": fam.stat, "p": fam.p}
@@ -343,12 +402,22 @@ VERDICT_METHODS_ALL_PAIRS = (
     ("mean-ranks", "holm"),
     ("mean-ranks", "shaffer"),
     ("mean-ranks", "bergmann-hommel"),
+    ("rank-sum-exact", "holm"),
+    ("aligned-ranks", "holm"),
+    ("quade", "holm"),
+    ("conover", "holm"),
     ("wilcoxon", "holm"),
     ("sign", "holm"),
 )
 VERDICT_METHODS_CONTROL = (
     ("mean-ranks", "bonferroni-dunn"),
     ("mean-ranks", "holm"),
+    ("mean-ranks", "finner"),
+    ("mean-ranks", "li"),
+    ("rank-sum-exact", "holm"),
+    ("aligned-ranks", "holm"),
+    ("quade", "holm"),
+    ("conover", "holm"),
     ("wilcoxon", "holm"),
     ("sign", "holm"),
 )
@@ -376,7 +445,11 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
         if PROCEDURES[correction].exhaustive and t.n_classifiers > limit:
             skipped.append(f"{test} / {correction}")
             continue
-        fam = _family(t, test, control, "demsar", "auto")  # memoized per table: each statistic once
+        try:
+            fam = _family(t, test, control, "demsar", "auto")  # memoized per table: each statistic once
+        except InputError:  # undefined on this table (e.g. Conover's t when every data set agrees)
+            skipped.append(f"{test} / {correction}")
+            continue
         first = first or fam
         columns[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = np.where(
             _adjusted(fam, correction, test) <= alpha, names[fam.better], ""

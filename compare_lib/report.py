@@ -30,13 +30,14 @@ def format_p(p: float, digits: int = 3) -> str:
 
 def omnibus_frame(
     friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float,
-    exact: FriedmanResult | None = None,
+    exact: FriedmanResult | None = None, aligned=None, quade=None,
 ) -> pd.DataFrame:
     """The omnibus tests side by side: test, statistic, degrees of freedom, p, reject at alpha.
 
     ``exact`` (a :func:`compare_lib.friedman` result with method "exact") adds the exact permutation
-    p-value of the Friedman statistic, which is also the exact p of Iman-Davenport's F_F. An undefined
-    test (p NaN) is never marked as rejecting.
+    p-value of the Friedman statistic, which is also the exact p of Iman-Davenport's F_F. ``aligned``
+    and ``quade`` (results of :func:`compare_lib.friedman_aligned_ranks` and :func:`compare_lib.quade`)
+    add those tests. An undefined test (p NaN) is never marked as rejecting.
     """
     rows = [
         {
@@ -72,6 +73,12 @@ def omnibus_frame(
             "df": "exact",
             "p": exact.pvalue,
         })
+    if aligned is not None:
+        rows.append({"test": "Friedman aligned ranks", "symbol": "T", "statistic": aligned.statistic,
+                     "df": f"{aligned.df}", "p": aligned.pvalue})
+    if quade is not None:
+        rows.append({"test": "Quade" + (" (exact)" if quade.method == "exact" else ""), "symbol": "F",
+                     "statistic": quade.statistic, "df": f"{quade.df1}, {quade.df2}", "p": quade.pvalue})
     frame = pd.DataFrame(rows)
     frame["reject"] = frame["p"] <= alpha
     return frame
@@ -323,6 +330,18 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
     proc = PROCEDURES[attrs["correction"]]
     if attrs["test"] == "mean-ranks":
         stat_text = "the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)"
+    elif attrs["test"] == "rank-sum-exact":
+        stat_text = ("the exact p-values of the differences of Friedman rank sums (Eisinga et al., 2017)"
+                     + (", with the normal approximation for pairs beyond the exact computation's budget"
+                        if attrs.get("approximate_pairs") else ""))
+    elif attrs["test"] == "aligned-ranks":
+        stat_text = ("the Friedman aligned-ranks statistic (Hodges & Lehmann, 1962; García et al., 2010) with its "
+                     "exact permutation standard error")
+    elif attrs["test"] == "quade":
+        stat_text = ("Quade's weighted-ranks statistic (Quade, 1979; García et al., 2010) with its exact permutation "
+                     "standard error")
+    elif attrs["test"] == "conover":
+        stat_text = f"Conover's t statistic on the Friedman rank sums ((N-1)(k-1) = {(n - 1) * (k - 1)} df; Conover, 1999)"
     elif attrs["test"] == "wilcoxon":
         stat_text = "pairwise Wilcoxon signed-ranks tests (Wilcoxon, 1945; Benavoli et al., 2016)"
     else:

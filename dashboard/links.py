@@ -39,6 +39,7 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "tie": ("om_tie", "bool"),
     "pproc": ("pool_procedure", "str"),
     "pfriedman": ("pool_friedman", "bool"),
+    "pstat": ("pool_statistic", "str"),
     "member": ("pool_members", "list"),
     "pa": ("pool_a", "str"),
     "pb": ("pool_b", "str"),

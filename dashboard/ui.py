@@ -133,6 +133,12 @@ def omnibus(token: str, _table: cl.ScoreTable, tie_correction: bool):
     return fr, ff, an, (auto if auto.method == "exact" else None)
 
 
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def omnibus_more(token: str, _table: cl.ScoreTable):
+    """(Friedman aligned ranks, Quade): the omnibus tests of García et al. (2010)."""
+    return cl.friedman_aligned_ranks(_table), cl.quade(_table)
+
+
 @st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=128, ttl=3600)
 def posthoc(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float):
     return cl.posthoc(_table, test, correction, control, alpha_)
@@ -171,8 +177,9 @@ def verdicts(token: str, _table: cl.ScoreTable, alpha_: float, control: str | No
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def pool_verdicts(token: str, _table: cl.ScoreTable, members: tuple, alpha_: float, procedure: str):
-    return cl.pool_verdicts(_table, list(members), alpha_, procedure=procedure)
+def pool_verdicts(token: str, _table: cl.ScoreTable, members: tuple, alpha_: float, procedure: str,
+                  statistic: str = "mean-ranks"):
+    return cl.pool_verdicts(_table, list(members), alpha_, procedure=procedure, statistic=statistic)
 
 
 @st.cache_data(show_spinner="Listing the pools…", max_entries=32, ttl=3600)

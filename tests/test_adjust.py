@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import numpy as np
@@ -225,9 +226,10 @@ def test_adjust_errors():
 
 
 def test_registry_drives_families():
-    assert procedures_for("control") == ["bonferroni-dunn", "holm", "hochberg", "hommel"]
+    assert procedures_for("control") == ["bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner",
+                                         "rom", "li"]
     assert procedures_for("all-pairs") == [
-        "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel",
+        "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "holland", "finner", "shaffer", "bergmann-hommel",
         "bergmann-hommel-closed",
     ]
     assert all(p.reference for p in PROCEDURES.values())
@@ -242,3 +244,102 @@ def test_holm_hochberg_hommel_match_statsmodels():
         p = _random_p(rng, int(rng.integers(1, 30)))
         for ours, theirs in (("holm", "holm"), ("hochberg", "simes-hochberg"), ("hommel", "hommel")):
             assert np.allclose(cl.adjust(p, ours), multipletests(p, method=theirs)[1], rtol=1e-12, atol=1e-15)
+
+
+# -- issue 13: Holland, Finner, Li, Rom (García, Fernández, Luengo & Herrera 2010, §3.3) --------------
+
+
+def _step_down_decisions(p, alpha, critical):
+    """Reject H_(1..j-1) where j is the first i with p_(i) > critical(i, m) (the definition, one level)."""
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    reject = np.zeros(m, dtype=bool)
+    for i, idx in enumerate(order, start=1):
+        if p[idx] > critical(i, m, alpha):
+            break
+        reject[idx] = True
+    return reject
+
+
+def _rom_decisions(p, alpha):
+    """Rom's step-up at one level from its definition: from the largest p down, reject it and everything
+    smaller at the first p_(j) <= c_{m-j+1}(alpha)."""
+    m = len(p)
+    c = cl.rom_critical_values(alpha, m)[:, 0]
+    order = np.argsort(p, kind="stable")
+    reject = np.zeros(m, dtype=bool)
+    for j in range(m, 0, -1):
+        if p[order[j - 1]] <= c[m - j]:
+            reject[order[:j]] = True
+            break
+    return reject
+
+
+def _li_decisions(p, alpha):
+    largest = p.max()
+    if largest <= alpha:
+        return np.ones(len(p), dtype=bool)
+    return p <= alpha * (1 - largest) / (1 - alpha)
+
+
+DEFINITIONS = {
+    "holland": lambda p, a: _step_down_decisions(p, a, lambda i, m, al: 1 - (1 - al) ** (1 / (m - i + 1))),
+    "finner": lambda p, a: _step_down_decisions(p, a, lambda i, m, al: 1 - (1 - al) ** (i / m)),
+    "rom": _rom_decisions,
+    "li": _li_decisions,
+}
+
+
+@pytest.mark.parametrize("method", list(DEFINITIONS))
+def test_new_procedures_reject_exactly_when_apv_is_at_most_alpha(method):
+    """On random p-values and at several levels, "APV <= alpha" is the procedure's own decision."""
+    rng = np.random.default_rng(13)
+    for _ in range(150):
+        m = int(rng.integers(1, 12))
+        p = rng.random(m) ** rng.uniform(1, 6)
+        apv = cl.adjust(p, method)
+        assert (apv >= p - 1e-15).all() and (apv <= 1).all()
+        order = np.argsort(p, kind="stable")
+        assert (np.diff(apv[order]) >= -1e-15).all()  # monotone in the raw p-values
+        for alpha in (0.01, 0.05, 0.1, 0.2):
+            expected = DEFINITIONS[method](p, alpha)
+            decided = apv <= alpha
+            # Only p-values within rounding of a boundary may differ.
+            near = np.abs(apv - alpha) < 1e-9
+            assert ((decided == expected) | near).all(), (method, p, alpha, apv)
+
+
+def test_holland_is_statsmodels_holm_sidak_and_finner_formula():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(17)
+    for m in (2, 5, 10, 40):
+        p = rng.random(m) ** 3
+        assert cl.adjust(p, "holland") == pytest.approx(multipletests(p, method="holm-sidak")[1], rel=1e-12)
+        order = np.argsort(p)
+        raw = 1 - (1 - p[order]) ** (m / np.arange(1, m + 1))
+        expected = np.empty(m)
+        expected[order] = np.maximum.accumulate(raw)
+        assert cl.adjust(p, "finner") == pytest.approx(expected, rel=1e-12)
+    # Tiny p-values keep their digits: 1 - (1 - 1e-20)^5 is 0 in floating point, the APV is 5e-20.
+    assert cl.adjust([1e-20, 0.5, 0.6, 0.7, 0.8], "holland")[0] == pytest.approx(5e-20, rel=1e-12)
+
+
+def test_rom_critical_values_give_exactly_alpha_under_independence():
+    """Rom's constants make the family-wise error exactly alpha for independent uniform p-values (400,000
+    simulated families per case, within 4 binomial standard deviations); the printed r_l of García et al.
+    (1, 2, 3, 3.814, 4.755) are not what the recursion gives."""
+    rng = np.random.default_rng(21)
+    for m, alpha in [(3, 0.05), (5, 0.05), (8, 0.1)]:
+        c = cl.rom_critical_values(alpha, m)[:, 0]
+        u = np.sort(rng.random((400_000, m)), axis=1)[:, ::-1]  # largest first, as c_1, c_2, ...
+        fwer = (u <= c[None, :]).any(axis=1).mean()
+        assert fwer == pytest.approx(alpha, abs=4 * math.sqrt(alpha * (1 - alpha) / 400_000))
+    assert (0.05 / cl.rom_critical_values(0.05, 5)[:, 0]).round(3).tolist() == [1.0, 2.0, 2.963, 3.933, 4.905]
+
+
+def test_li_and_rom_refused_for_all_pairs_and_rom_bounded():
+    with pytest.raises(cl.InputError, match="not defined for all pairwise comparisons"):
+        cl.adjust([0.01, 0.02, 0.03], "li", family="all-pairs")
+    with pytest.raises(cl.InputError, match="Rom's procedure is offered for up to 100"):
+        cl.adjust(np.linspace(0.001, 0.5, 101), "rom")

@@ -25,7 +25,12 @@ def test_demsar_numbers_and_verdict():
     assert len(at.get("plotly_chart")) == 1 and not at.exception
     summary = at.dataframe[0].value
     assert summary["test"].tolist()[2] == "Friedman, exact (permutation)"
-    assert summary["reject"].tolist() == [True, True, True, True]
+    assert summary["test"].tolist()[4:] == ["Friedman aligned ranks", "Quade"]
+    assert summary["reject"].tolist() == [True] * 6
+    # Issue 13: the aligned-ranks and Quade tests in the cards (values from tests/test_rank_tests.py).
+    assert metrics["Friedman aligned ranks $T$ (3 df)"] == "11.559"
+    assert metrics["Quade $F$ (3, 39 df)"] == "4.523"
+    assert any("Quade test" in m and "range" in m for m in texts(at.markdown))
     assert any("chi2_F(3) = 9.28" in c and "exact permutation p = 0.014" in c for c in texts(at.code))
 
 

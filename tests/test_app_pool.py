@@ -105,3 +105,25 @@ def test_demo_example3_button():
     at.run()
     assert any("54 data sets × 7 classifiers" in c for c in texts(at.caption))
     assert "of 6 pairs" in _changed_line(at)
+
+
+def test_explorer_shows_the_other_pool_dependent_statistics():
+    """Issue 13: the exact rank-sum test shares the mean-ranks paradox (Benavoli et al.'s Example 1: A vs B
+    significant with C, D and E in the pool, not alone)."""
+    import compare_lib as cl
+
+    from .conftest import SAMPLES
+
+    at = _pool_app(sample="benavoli2016-example1", pstat="rank-sum-exact")
+    assert by_label(at.selectbox, "Also show another pool-dependent statistic").value == 1
+    _members(at).set_value(["A", "B"])
+    at.run()
+    assert not at.exception
+    expected = cl.pool_verdicts(cl.load_scores(SAMPLES / "benavoli2016_example1.csv"), ["A", "B"],
+                               statistic="rank-sum-exact")
+    assert bool(expected["changed_rank_sum_exact"].iloc[0])
+    assert "exact rank-sum difference 1," in _changed_line(at)
+    frame = at.dataframe[0].value
+    assert not frame["exact rank-sum difference: significant"].iloc[0]
+    assert frame["exact rank-sum difference: … in the full pool"].iloc[0]
+    assert at.query_params["pstat"] in ("rank-sum-exact", ["rank-sum-exact"])

@@ -64,7 +64,7 @@ def cl_path(name: str):
     return SAMPLES / name
 
 
-@pytest.mark.parametrize("test_index,procs", [(0, 4), (1, 4), (2, 4)])
+@pytest.mark.parametrize("test_index,procs", [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (6, 8)])
 def test_control_family_every_control_and_procedure(test_index, procs):
     at = _posthoc_app()
     by_label(at.radio, "Compare").set_value(1)
@@ -79,7 +79,7 @@ def test_control_family_every_control_and_procedure(test_index, procs):
         assert not at.exception
         assert "of 3 hypotheses rejected" in _summary(at)
         assert at.query_params["control"] in (control, [control])
-    for proc in ["bonferroni-dunn", "holm", "hochberg", "hommel"]:
+    for proc in ["bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "rom", "li"]:
         by_label(at.selectbox, "Procedure").set_value(proc)
         at.run()
         assert not at.exception and not at.error
@@ -197,3 +197,41 @@ def test_effect_size_from_a_link_and_an_unknown_one():
     at = _posthoc_app(effect="glass")
     assert by_label(at.selectbox, "Effect size shown").value == 0
     assert any("The effect 'glass' is not available here" in w for w in texts(at.warning))
+
+
+# -- issue 13: the rest of the nonparametric toolbox on the page ---------------------------------------
+
+
+@pytest.mark.parametrize("test", ["rank-sum-exact", "aligned-ranks", "quade", "conover"])
+def test_new_statistics_from_a_link(test):
+    at = _posthoc_app(sample="garcia2008", test=test, procedure="shaffer")
+    assert at.query_params["test"] in (test, [test])
+    expected = cl.posthoc(cl.load_scores(cl_path("garcia_herrera2008_table2_accuracy.csv")), test, "shaffer")
+    assert f"{int(expected['reject'].sum())} of 10 hypotheses rejected" in _summary(at)
+    assert any("depends on which other classifiers are in the pool" in w for w in texts(at.warning))
+    assert "Nemenyi" not in by_label(at.selectbox, "Procedure").options  # Nemenyi is for the mean-ranks z only
+    exact_caption = [c for c in texts(at.caption) if "p-values: **exact**" in c]
+    assert bool(exact_caption) == (test == "rank-sum-exact")
+    assert len(at.get("plotly_chart")) == 1 and not at.error
+    at.segmented_control(key="w_ph_view").set_value("Adjusted p-values")
+    at.run()
+    apv = at.dataframe[0].value
+    assert any("Finner" in c for c in apv.columns) and any("Holland" in c for c in apv.columns)
+    at.segmented_control(key="w_ph_view").set_value("Where procedures disagree")
+    at.run()
+    assert not at.exception and not at.error
+    frame = at.dataframe[0].value
+    assert any("Conover t" in c for c in frame.columns) and any("Quade z" in c for c in frame.columns)
+
+
+def test_rom_and_li_with_a_control_from_a_link():
+    table = cl.load_scores(cl_path("demsar2006_table6_auc_untied.csv"))
+    for procedure in ("rom", "li"):
+        at = _posthoc_app(family="control", control="C4.5+m+cf", test="mean-ranks", procedure=procedure)
+        assert by_label(at.selectbox, "Procedure").value == procedure
+        expected = cl.posthoc(table, "mean-ranks", procedure, control="C4.5+m+cf")
+        assert f"{int(expected['reject'].sum())} of 3 hypotheses rejected" in _summary(at)
+    # For all pairs Li and Rom are not offered: the link's choice falls back to Holm, saying so.
+    at = _posthoc_app(test="mean-ranks", procedure="li")
+    assert by_label(at.selectbox, "Procedure").value == "holm"
+    assert any("Li is not available" in i for i in texts(at.info))

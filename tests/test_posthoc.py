@@ -73,11 +73,11 @@ def test_groups_refuse_control_results(demsar):
 
 def test_apv_table_layout(garcia):
     table = cl.apv_table(garcia)
-    assert list(table.columns) == ["a", "b", "statistic", "p", "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer", "bergmann-hommel", "bergmann-hommel-closed"]
+    assert list(table.columns) == ["a", "b", "statistic", "p", "nemenyi", "bonferroni", "holm", "hochberg", "hommel", "holland", "finner", "shaffer", "bergmann-hommel", "bergmann-hommel-closed"]
     wil = cl.apv_table(garcia, test="wilcoxon")
     assert "nemenyi" not in wil.columns
     ctrl = cl.apv_table(garcia, control="C4.5")
-    assert list(ctrl.columns[4:]) == ["bonferroni-dunn", "holm", "hochberg", "hommel"]
+    assert list(ctrl.columns[4:]) == ["bonferroni-dunn", "holm", "hochberg", "hommel", "holland", "finner", "rom", "li"]
 
 
 @settings(max_examples=60, deadline=None)

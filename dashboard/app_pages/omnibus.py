@@ -47,16 +47,28 @@ if exact is not None:
 cards[-1].metric(f"RM-ANOVA $F$ ({an.df1}, {an.df2} df)", _stat(an.statistic), f"p = {cl.report.format_p(an.pvalue)}",
                  delta_color="off", delta_arrow="off", border=True)
 
+more = ui.call(ui.omnibus_more, state.active_token(), table)
+aligned, quade = more if more is not None else (None, None)
+if more is not None:
+    cards2 = st.columns(3)
+    cards2[0].metric(f"Friedman aligned ranks $T$ ({aligned.df} df)", _stat(aligned.statistic),
+                     f"p = {cl.report.format_p(aligned.pvalue)}", delta_color="off", delta_arrow="off", border=True,
+                     help="Scores minus each data set's mean, ranked over all data sets together (García et al. 2010).")
+    quade_p = cl.report.format_p(quade.pvalue) + (" (exact)" if quade.method == "exact" else "")
+    cards2[1].metric(f"Quade $F$ ({quade.df1}, {quade.df2} df)", _stat(quade.statistic), f"p = {quade_p}",
+                     delta_color="off", delta_arrow="off", border=True,
+                     help="Ranks weighted by how much each data set separates the classifiers (its range).")
+
 st.markdown(cl.report.omnibus_verdict(fr, ff, an, alpha, exact))
 for note in fr.notes:
     if exact is None:
         st.warning(note)
     else:
         st.info(note + " Here the exact p-value is available and the verdict above uses it.")
-for note in ff.notes + an.notes:
+for note in ff.notes + an.notes + (aligned.notes + quade.notes if more is not None else ()):
     st.info(note)
 
-summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact)
+summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact, aligned, quade)
 st.dataframe(cl.report.with_p_text(summary, ["p"]), width="stretch", hide_index=True)
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
@@ -84,6 +96,20 @@ with st.expander("What do these tests do?"):
         "statistic at least as large. It is the same for $\\chi^2_F$ and $F_F$ (one grows with the other), and "
         "needs no rule of thumb about N and k."
     )
+    st.markdown(
+        "The **Friedman aligned-ranks test** (Hodges & Lehmann 1962; García et al. 2010) first subtracts each "
+        "data set's mean score, then ranks all $kN$ residuals together, so a data set where a classifier is far "
+        "ahead counts more than one where all are close; it helps most when there are few classifiers. Its "
+        "statistic $T$ is compared with $\\chi^2_{k-1}$."
+    )
+    st.markdown(
+        "The **Quade test** (Quade 1979; Conover 1999) ranks the classifiers within each data set, as Friedman "
+        "does, but weights each data set by the rank $Q_i$ of its range (best minus worst score): data sets that "
+        "separate the classifiers more weigh more. It assumes ranges are comparable across data sets."
+    )
+    st.latex(r"S_{ij} = Q_i\left(r_{ij} - \tfrac{k+1}{2}\right),\quad "
+             r"F = \frac{(N-1)\,B}{A - B} \sim F_{k-1,\,(k-1)(N-1)},\quad A = \sum_{ij} S_{ij}^2,\ "
+             r"B = \tfrac{1}{N}\sum_j S_j^2")
     st.markdown(
         "The **repeated-measures ANOVA** compares the mean scores instead of the ranks. It assumes normally "
         "distributed, commensurable scores and sphericity, which results on different data sets rarely "

@@ -63,13 +63,25 @@ with tab_explore:
         "Classifiers in the pool (add or remove and watch the verdicts)", names,
         default=members_default, key=f"w_pool_members_{version}",
     )
+    EXTRA = {"none": "—", **{x: cl.posthoc_labels[x] for x in cl.POOL_DEPENDENT_TESTS if x != "mean-ranks"}}
+    extra_codes = list(EXTRA)
+    stored_extra = ss.get("pool_statistic", "none")
+    extra = extra_codes[st.selectbox(
+        "Also show another pool-dependent statistic", range(len(EXTRA)), format_func=lambda i: list(EXTRA.values())[i],
+        index=extra_codes.index(stored_extra) if stored_extra in extra_codes else 0, key="w_pool_statistic",
+        help="The exact rank-sum p-value, the aligned ranks, Quade's weighted ranks and Conover's t all rank the "
+             "classifiers among the whole pool, so they share the mean-ranks paradox: recomputed in this pool with "
+             "Bonferroni over its pairs.",
+    )]
+    ss["pool_statistic"] = extra
     if len(members) < 2:
         st.error("Keep at least 2 classifiers in the pool.")
     else:
         ss["pool_members"] = members
         pool_table = table.subset(members)
         ver = ui.call(ui.pool_verdicts, token, table, tuple(members), alpha,
-                      "nemenyi" if procedure == "nemenyi" else "bonferroni")
+                      "nemenyi" if procedure == "nemenyi" else "bonferroni",
+                      "mean-ranks" if extra == "none" else extra)
         pool_token = f"{token}|pool|{','.join(members)}"
         fr = ui.call(ui.omnibus, pool_token, pool_table, False)
         if fr is not None:
@@ -82,9 +94,11 @@ with tab_explore:
             n_mr = int(ver["changed_mean_ranks"].sum())
             n_w = int(ver["changed_wilcoxon"].sum())
             n_s = int(ver["changed_sign"].sum())
+            extra_key = extra.replace("-", "_")
+            extra_text = (f"{EXTRA[extra]} {int(ver[f'changed_{extra_key}'].sum())}, " if extra != "none" else "")
             st.markdown(
                 f"**Verdicts that differ from the full pool of {table.n_classifiers}:** mean ranks {n_mr}, "
-                f"Wilcoxon {n_w}, sign test {n_s} of {len(ver)} pairs."
+                f"{extra_text}Wilcoxon {n_w}, sign test {n_s} of {len(ver)} pairs."
                 + (" The Wilcoxon and sign p-values never change; their verdicts move only because fewer pairs "
                    "are corrected for." if (n_w or n_s) else "")
             )
@@ -94,15 +108,23 @@ with tab_explore:
                 "p_wilcoxon": "Wilcoxon p", "reject_wilcoxon": "Wilcoxon: significant",
                 "p_sign": "sign test p", "reject_sign": "sign test: significant",
             }
+            highlighted = [("mean ranks: significant", "changed_mean_ranks"),
+                           ("Wilcoxon: significant", "changed_wilcoxon"), ("sign test: significant", "changed_sign")]
+            if extra != "none":
+                labels.update({
+                    f"stat_{extra_key}": f"{EXTRA[extra]} (this pool)",
+                    f"p_{extra_key}": f"{EXTRA[extra]}: p (this pool)",
+                    f"reject_{extra_key}": f"{EXTRA[extra]}: significant",
+                    f"reject_{extra_key}_full": f"{EXTRA[extra]}: … in the full pool",
+                })
+                highlighted.append((f"{EXTRA[extra]}: significant", f"changed_{extra_key}"))
             shown = ver[["a", "b", *labels]].rename(columns=labels)
-            changed = ver[["changed_mean_ranks", "changed_wilcoxon", "changed_sign"]]
+            changed = ver[[flag for _, flag in highlighted]]
             shown = cl.report.with_p_text(shown, ["Wilcoxon p", "sign test p"])
 
             def _highlight(frame):
                 styles = frame.copy().astype(str).map(lambda _: "")
-                for col, flag in (("mean ranks: significant", "changed_mean_ranks"),
-                                  ("Wilcoxon: significant", "changed_wilcoxon"),
-                                  ("sign test: significant", "changed_sign")):
+                for col, flag in highlighted:
                     styles[col] = ["background-color: rgba(228, 87, 86, 0.35)" if c else "" for c in changed[flag]]
                 return styles
 
@@ -173,6 +195,7 @@ with tab_pair:
         st.plotly_chart(cl.plots.pool_counts_figure(counts, a, b), width="stretch", key="pool_counts")
 
 links.share_view(pproc=procedure, pfriedman=require_friedman,
+                 pstat=None if ss.get("pool_statistic", "none") == "none" else ss.get("pool_statistic"),
                  member=list(ss.get("pool_members", [])) if ss.get("pool_members") not in (None, names) else None,
                  pa=ss.get("pool_a"), pb=ss.get("pool_b"))
 

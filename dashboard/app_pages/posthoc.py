@@ -22,10 +22,16 @@ TESTS = {
     "Wilcoxon signed-ranks": "wilcoxon",
     "Sign test": "sign",
     "Mean-ranks z (Friedman)": "mean-ranks",
+    "Exact rank-sum difference (Friedman)": "rank-sum-exact",
+    "Aligned-ranks z": "aligned-ranks",
+    "Quade z": "quade",
+    "Conover t (Friedman)": "conover",
 }
 TEST_HELP = (
     "The statistic compared for each pair. Wilcoxon and sign tests look only at the two classifiers "
-    "(Benavoli et al. 2016 recommend them); the mean-ranks z uses the Friedman mean ranks of the whole pool."
+    "(Benavoli et al. 2016 recommend them). The others use ranks among the whole pool: the Friedman mean "
+    "ranks (z, its exact p-value of Eisinga et al. 2017, or Conover's t), the aligned ranks or Quade's "
+    "weighted ranks (García et al. 2010)."
 )
 
 
@@ -80,6 +86,10 @@ if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and any(cl.PROCEDURES[p].exhausti
     allowed = [p for p in allowed if not cl.PROCEDURES[p].exhaustive]
     c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (its exhaustive sets take "
                "seconds to minutes beyond); Shaffer is the next most powerful.")
+if family == "control" and table.n_classifiers - 1 > cl.adjust_limits.MAX_ROM_HYPOTHESES and "rom" in allowed:
+    allowed = [p for p in allowed if p != "rom"]
+    c3.caption(f"Rom's procedure is offered up to {cl.adjust_limits.MAX_ROM_HYPOTHESES} comparisons; Hochberg's is "
+               "within 2.5% of it beyond.")
 default_proc = "holm"
 stored_proc = ss.get("ph_procedure", default_proc)
 if stored_proc not in allowed:
@@ -107,11 +117,12 @@ effect = effect_codes[
 ss["ph_effect"] = effect
 
 
-if test == "mean-ranks":
+c2.caption(esc(cl.PAIRWISE_TESTS[test].description) + f" ({esc(cl.PAIRWISE_TESTS[test].reference)})")
+if cl.PAIRWISE_TESTS[test].pool_dependent:
     st.warning(
-        "**The mean-ranks verdict on a pair depends on which other classifiers are in the pool** (Benavoli, "
-        "Corani & Mangili 2016): adding or removing a third classifier can make A vs B significant or not, "
-        "with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
+        f"**The {esc(cl.posthoc_labels[test])} verdict on a pair depends on which other classifiers are in the pool** "
+        "(Benavoli, Corani & Mangili 2016): adding or removing a third classifier can make A vs B significant or "
+        "not, with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
     )
     st.page_link("app_pages/pool.py", label="See it on this table: pool sensitivity →")
 
@@ -136,7 +147,14 @@ st.markdown(
     f"{cl.posthoc_labels[test]}."
 )
 
-if result.attrs.get("approximate_pairs"):
+if test == "rank-sum-exact":
+    if result.attrs.get("approximate_pairs"):
+        st.info("The exact distribution of the rank-sum difference is too large to compute for this table within a "
+                "second; the p-values come from the normal approximation with the exact permutation variance.")
+    else:
+        st.caption("p-values: **exact** (the permutation distribution of the rank-sum difference, Eisinga et al. "
+                   "2017, ties included).")
+elif result.attrs.get("approximate_pairs"):
     st.info(
         f"For {result.attrs['approximate_pairs']:,} pairs with tied differences the Wilcoxon p-value comes from the "
         "normal approximation (with the tie correction): their exact distributions are too many to enumerate here. "
