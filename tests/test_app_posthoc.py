@@ -45,6 +45,7 @@ def test_mean_ranks_warns_about_the_pool():
     by_label(at.radio, "Pairwise statistic").set_value(2)
     at.run()
     assert any("depends on which other classifiers are in the pool" in w for w in texts(at.warning))
+    assert any("With N = 14 data sets" in c and "Exact rank-sum difference" in c for c in texts(at.caption))
     assert "Nemenyi" in by_label(at.selectbox, "Procedure").options
 
 
@@ -222,6 +223,12 @@ def test_new_statistics_from_a_link(test):
     assert not at.exception and not at.error
     frame = at.dataframe[0].value
     assert any("Conover t" in c for c in frame.columns) and any("Quade z" in c for c in frame.columns)
+    at.segmented_control(key="w_ph_view").set_value("Report")
+    at.run()
+    assert not at.exception and not at.error
+    label = {"rank-sum-exact": "Eisinga et al., 2017", "aligned-ranks": "Hodges & Lehmann, 1962",
+             "quade": "Quade, 1979", "conover": "Conover, 1999"}[test]
+    assert any(label in c for c in texts(at.code)), texts(at.code)
 
 
 def test_rom_and_li_with_a_control_from_a_link():

@@ -125,6 +125,10 @@ if cl.PAIRWISE_TESTS[test].pool_dependent:
         "not, with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
     )
     st.page_link("app_pages/pool.py", label="See it on this table: pool sensitivity →")
+if test == "mean-ranks" and table.n_datasets <= 30:
+    st.caption(f"With N = {table.n_datasets} data sets the normal approximation of the z's p-values is rough in the "
+               "tails; the pairwise statistic \"Exact rank-sum difference\" tests the same rank sums with exact "
+               "p-values (Eisinga et al. 2017).")
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
 omnibus = ui.call(ui.omnibus, token, table, False)
