@@ -266,7 +266,8 @@ def conover_t(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray,
         raise InputError("Conover's test needs at least two data sets (its t has (N - 1)(k - 1) degrees of freedom).")
     doubled = np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
     sums2 = doubled.sum(axis=0)
-    residual4 = n * int((doubled.astype(object) ** 2).sum()) - int((sums2.astype(object) ** 2).sum())  # 4(N A_1 - sum R^2)
+    # 4(N A_1 - sum R^2) in int64: at most 4 (Nk)^2 k <= 2e15 within the loader's limits (1e6 scores, k <= 500)
+    residual4 = n * int((doubled**2).sum()) - int((sums2**2).sum())
     if residual4 <= 0:
         raise InputError(
             "Conover's t is undefined here: every data set ranks the classifiers the same way, so the residual rank "

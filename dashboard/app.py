@@ -43,7 +43,8 @@ with st.sidebar:
         "A hypothesis is rejected when its (adjusted) p-value is at most α.",
     )
     st.caption(
-        "Methods: Demšar (2006), García & Herrera (2008), Benavoli, Corani & Mangili (2016). "
+        "Methods: Demšar (2006), García & Herrera (2008), García et al. (2010), Benavoli, Corani & Mangili (2016), "
+        "Eisinga et al. (2017), Benavoli et al. (2017), Bouckaert & Frank (2004). "
         "Rank 1 = best; ties get average ranks; all tests two-sided."
     )
 

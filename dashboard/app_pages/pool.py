@@ -105,12 +105,9 @@ with tab_explore:
             labels = {
                 "z_mean_ranks": "z (this pool)", "z_mean_ranks_full": "z (full pool)",
                 "reject_mean_ranks": "mean ranks: significant", "reject_mean_ranks_full": "… in the full pool",
-                "p_wilcoxon": "Wilcoxon p", "reject_wilcoxon": "Wilcoxon: significant",
-                "p_sign": "sign test p", "reject_sign": "sign test: significant",
             }
-            highlighted = [("mean ranks: significant", "changed_mean_ranks"),
-                           ("Wilcoxon: significant", "changed_wilcoxon"), ("sign test: significant", "changed_sign")]
-            if extra != "none":
+            highlighted = [("mean ranks: significant", "changed_mean_ranks")]
+            if extra != "none":  # beside the mean ranks: the other statistics that share the paradox
                 labels.update({
                     f"stat_{extra_key}": f"{EXTRA[extra]} (this pool)",
                     f"p_{extra_key}": f"{EXTRA[extra]}: p (this pool)",
@@ -118,9 +115,13 @@ with tab_explore:
                     f"reject_{extra_key}_full": f"{EXTRA[extra]}: … in the full pool",
                 })
                 highlighted.append((f"{EXTRA[extra]}: significant", f"changed_{extra_key}"))
+            labels.update({"p_wilcoxon": "Wilcoxon p", "reject_wilcoxon": "Wilcoxon: significant",
+                           "p_sign": "sign test p", "reject_sign": "sign test: significant"})
+            highlighted += [("Wilcoxon: significant", "changed_wilcoxon"), ("sign test: significant", "changed_sign")]
             shown = ver[["a", "b", *labels]].rename(columns=labels)
             changed = ver[[flag for _, flag in highlighted]]
-            shown = cl.report.with_p_text(shown, ["Wilcoxon p", "sign test p"])
+            shown = cl.report.with_p_text(
+                shown, ["Wilcoxon p", "sign test p"] + ([f"{EXTRA[extra]}: p (this pool)"] if extra != "none" else []))
 
             def _highlight(frame):
                 styles = frame.copy().astype(str).map(lambda _: "")
