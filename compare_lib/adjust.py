@@ -257,7 +257,8 @@ def _step_down_rows(p: np.ndarray, scaled) -> np.ndarray:
     m = p.shape[1]
     order = np.argsort(p, axis=1, kind="stable")
     sp = np.take_along_axis(p, order, axis=1)
-    adj = np.maximum.accumulate(np.minimum(1.0, scaled(sp, np.arange(1, m + 1))), axis=1)
+    with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf gives an APV of exactly 1
+        adj = np.maximum.accumulate(np.minimum(1.0, scaled(sp, np.arange(1, m + 1))), axis=1)
     out = np.empty_like(adj)
     np.put_along_axis(out, order, adj, axis=1)
     return out

@@ -242,8 +242,11 @@ def posthoc(
     test: all positive when a is the better; T = min(R+, R-) for Wilcoxon; wins of a with ties split
     for the sign test), ``p``, ``p_adj``, ``reject``, ``better`` (the better
     classifier of the pair, "" if tied), ``mean_rank_a``, ``mean_rank_b``. ``attrs`` holds test,
-    correction, alpha, control, k, n, higher_is_better, mean_ranks and cd (the critical difference
-    where the procedure has one).
+    correction, alpha, control, k, n, higher_is_better, mean_ranks, cd (the critical difference
+    where the procedure has one) and approximate_pairs: the pairs whose p-value fell back to a normal
+    approximation because the exact computation exceeded its budget (Wilcoxon with tied differences;
+    "rank-sum-exact" beyond :data:`compare_lib.rank_tests.EXACT_RANK_SUM_CELLS`), 0 when all are exact
+    or the statistic is defined by its approximation (z and t statistics).
     """
     t = as_table(table, higher_is_better)
     _check_alpha(alpha)
@@ -431,7 +434,8 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     better classifier's name when the pair is rejected at ``alpha`` and "" otherwise; ``agree`` is
     True when every method says the same. Bergmann-Hommel is left out beyond
     ``bergmann_hommel_max_k`` classifiers (default :data:`compare_lib.exhaustive.MAX_BERGMANN_HOMMEL_K`;
-    ``attrs["skipped"]`` says so).
+    ``attrs["skipped"]`` says so); a statistic undefined on the table (Conover's t when every data set
+    ranks the classifiers the same way) is left out with the reason in ``attrs["undefined"]``.
     """
     t = as_table(table, higher_is_better)
     _check_alpha(alpha)
@@ -439,6 +443,7 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     methods = VERDICT_METHODS_CONTROL if control is not None else VERDICT_METHODS_ALL_PAIRS
     names = np.asarray(t.classifiers + [""], dtype=object)  # index -1 (a tie) names nobody
     skipped = []
+    undefined: dict[str, str] = {}
     columns: dict[str, np.ndarray] = {}
     first = None
     for test, correction in methods:
@@ -447,8 +452,8 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
             continue
         try:
             fam = _family(t, test, control, "demsar", "auto")  # memoized per table: each statistic once
-        except InputError:  # undefined on this table (e.g. Conover's t when every data set agrees)
-            skipped.append(f"{test} / {correction}")
+        except InputError as err:  # undefined on this table (e.g. Conover's t when every data set agrees)
+            undefined[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = str(err)
             continue
         first = first or fam
         columns[f"{TEST_LABELS[test]} / {PROCEDURES[correction].label}"] = np.where(
@@ -464,5 +469,5 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
         base[name] = verdict[:, j]
     base["agree"] = agree
     base = base.iloc[np.argsort(agree, kind="stable")].reset_index(drop=True)  # disagreements first
-    base.attrs.update(alpha=float(alpha), control=control, skipped=skipped)
+    base.attrs.update(alpha=float(alpha), control=control, skipped=skipped, undefined=undefined)
     return base

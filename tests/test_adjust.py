@@ -321,6 +321,12 @@ def test_holland_is_statsmodels_holm_sidak_and_finner_formula():
         expected = np.empty(m)
         expected[order] = np.maximum.accumulate(raw)
         assert cl.adjust(p, "finner") == pytest.approx(expected, rel=1e-12)
+    # p = 1 gives APV 1 without a floating-point warning (log1p(-1) = -inf).
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cl.adjust([1.0, 0.5, 0.01], "holland")[0] == 1.0 and cl.adjust([1.0, 0.5, 0.01], "finner")[0] == 1.0
     # Tiny p-values keep their digits: 1 - (1 - 1e-20)^5 is 0 in floating point, the APV is 5e-20.
     assert cl.adjust([1e-20, 0.5, 0.6, 0.7, 0.8], "holland")[0] == pytest.approx(5e-20, rel=1e-12)
 

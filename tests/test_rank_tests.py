@@ -219,6 +219,10 @@ def test_conover_refuses_identical_rankings():
     t = _table([[3, 2, 1], [6, 5, 4], [9, 8, 7]])
     with pytest.raises(cl.InputError, match="every data set ranks the classifiers the same way"):
         cl.posthoc(t, "conover", "holm")
+    # The disagreement view leaves it out and says why.
+    v = cl.verdicts(t)
+    assert "Conover t / Holm" in v.attrs["undefined"] and not any("Conover" in c for c in v.columns)
+    assert "every data set ranks the classifiers the same way" in v.attrs["undefined"]["Conover t / Holm"]
     # The exact rank-sum test is defined there: P(|D| >= 6) for a pair ranked 1st and 3rd on all 3 data sets.
     res = cl.posthoc(t, "rank-sum-exact", "bonferroni").set_index(["a", "b"])
     assert res.loc[("C0", "C2"), "p"] == pytest.approx(2 * (1 / 6) ** 3)

@@ -240,6 +240,8 @@ elif view == "Where procedures disagree":
             st.caption(f"The first 5,000 of {len(ver):,} pairs (disagreements first); the download has all of them.")
         for skipped in ver.attrs.get("skipped", []):
             st.caption(f"{skipped} is left out: too many classifiers to enumerate its exhaustive sets.")
+        for method, reason in ver.attrs.get("undefined", {}).items():
+            st.caption(esc(f"{method} is left out: {reason}"))
         ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
 
 elif view == "Wins / ties / losses":
