@@ -101,6 +101,18 @@ def omnibus_sentence(friedman: FriedmanResult, iman_davenport: ImanDavenportResu
     return text
 
 
+def rank_omnibus_sentence(aligned, quade) -> str:
+    """'Friedman aligned-ranks T(3) = 11.56, p = 0.009; Quade F(3, 39) = 4.52, p = 0.008' for a paper
+    (García et al. 2010's omnibus tests; results of :func:`compare_lib.friedman_aligned_ranks` and
+    :func:`compare_lib.quade`)."""
+    def stat(value: float) -> str:
+        return "undefined" if value != value else "infinite" if value == float("inf") else f"{value:.2f}"
+
+    quade_p = format_p(quade.pvalue) + (" (exact)" if quade.method == "exact" else "")
+    return (f"Friedman aligned-ranks T({aligned.df}) = {stat(aligned.statistic)}, p = {format_p(aligned.pvalue)}; "
+            f"Quade F({quade.df1}, {quade.df2}) = {stat(quade.statistic)}, p = {quade_p}")
+
+
 def omnibus_verdict(
     friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float,
     exact: FriedmanResult | None = None,

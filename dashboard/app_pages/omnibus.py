@@ -73,6 +73,8 @@ st.dataframe(cl.report.with_p_text(summary, ["p"]), width="stretch", hide_index=
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
 st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=True)
+if more is not None:
+    st.code(cl.report.rank_omnibus_sentence(aligned, quade), language=None, wrap_lines=True)
 
 chart = st.segmented_control("Chart", ["Mean ranks", "Ranks per data set"], default="Mean ranks",
                               key="w_om_chart") or "Mean ranks"
