@@ -277,6 +277,12 @@ def _count_listing(items: list[str], total: int) -> str:
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
+def _is_plain_numeric(dtype) -> bool:
+    """A real numeric dtype whose values convert to float as they are (not bool, not complex)."""
+    return (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+            and not pd.api.types.is_complex_dtype(dtype))
+
+
 def _column_values(column: pd.Series, where: str, name: str) -> tuple[np.ndarray, np.ndarray]:
     """(values with NaN for missing cells, mask of cells that are not numbers), vectorized."""
     if pd.api.types.is_complex_dtype(column):
@@ -390,10 +396,15 @@ def _validate_scores(
             f"{where}: data-set name missing on {_count_listing(named, empty_rows.size)}. Give every row a name."
         )
 
-    values = np.empty(frame.shape, dtype=float)
     bad = np.zeros(frame.shape, dtype=bool)
-    for j in range(frame.shape[1]):
-        values[:, j], bad[:, j] = _column_values(frame.iloc[:, j], where, columns[j])
+    dtypes = set(frame.dtypes)
+    if len(dtypes) == 1 and _is_plain_numeric(next(iter(dtypes))):
+        # One real numeric dtype (the usual case): one conversion instead of one per column.
+        values = frame.to_numpy(dtype=float, na_value=np.nan)
+    else:
+        values = np.empty(frame.shape, dtype=float)
+        for j in range(frame.shape[1]):
+            values[:, j], bad[:, j] = _column_values(frame.iloc[:, j], where, columns[j])
     if bad.any():
         rows, cols = np.nonzero(bad)
         cells = _cells(rows, cols, labels, index, columns, raw=lambda i, j: frame.iat[i, j])

@@ -192,3 +192,23 @@ def test_to_long_round_trip(demsar):
     assert len(long) == 14 * 4
     again = long.pivot(index="dataset", columns="classifier", values="score").loc[demsar.datasets, demsar.classifiers]
     assert np.array_equal(again.to_numpy(), demsar.scores.to_numpy())
+
+
+def test_single_numeric_dtype_fast_path_keeps_every_check():
+    """A frame of one numeric dtype is converted in one step: nullable missing cells, infinities and the
+    direction still behave exactly as on the column-by-column path."""
+    import pandas as pd
+
+    df = pd.DataFrame({"A": pd.array([1, None, 3], dtype="Int64"), "B": pd.array([2, 2, 1], dtype="Int64")},
+                      index=["x", "y", "z"])
+    with pytest.raises(cl.InputError, match=r"row 2 \(data set 'y'\), column 'A'"):
+        cl.ScoreTable(df, True)
+    with pytest.warns(cl.DataWarning):
+        dropped = cl.ScoreTable(df, True, missing="drop-datasets")
+    assert dropped.datasets == ["x", "z"]
+    inf = pd.DataFrame({"A": [1.0, float("inf")], "B": [0.5, 0.2]}, index=["x", "y"])
+    with pytest.raises(cl.InputError, match="infinite"):
+        cl.ScoreTable(inf, True)
+    mixed = pd.DataFrame({"A": [1.0, 2.0], "B": [True, False]}, index=["x", "y"])
+    with pytest.raises(cl.InputError, match="not numbers"):
+        cl.ScoreTable(mixed, True)
