@@ -285,6 +285,15 @@ def test_pool_dependent_statistics_change_with_the_pool():
         assert bool(v[f"changed_{key}"].iloc[0])
     with pytest.raises(cl.InputError, match="pool-dependent"):
         cl.pool_verdicts(t, ["A", "B"], statistic="wilcoxon")
+    # The examples named in the pool page's help text.
+    quade = cl.pool_verdicts(t, ["A", "B", "C", "D"], statistic="quade")
+    assert int(quade["changed_quade"].sum()) == 4 and int(quade["changed_wilcoxon"].sum()) == 0
+    g = cl.load_scores(SAMPLES / "garcia_herrera2008_table2_accuracy.csv", higher_is_better=True)
+    pool = [c for c in g.classifiers if c != "Kernel"]
+    counts = {s: int(cl.pool_verdicts(g, pool, statistic=s)[f"changed_{s.replace('-', '_')}"].sum())
+              for s in ("rank-sum-exact", "quade")}
+    assert counts == {"rank-sum-exact": 3, "quade": 2}
+    assert int(cl.pool_verdicts(g, pool)["changed_mean_ranks"].sum()) == 3
 
 
 def test_undefined_omnibus_cases_say_so():

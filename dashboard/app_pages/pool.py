@@ -71,7 +71,8 @@ with tab_explore:
         index=extra_codes.index(stored_extra) if stored_extra in extra_codes else 0, key="w_pool_statistic",
         help="The exact rank-sum p-value, the aligned ranks, Quade's weighted ranks and Conover's t all rank the "
              "classifiers among the whole pool, so they share the mean-ranks paradox: recomputed in this pool with "
-             "Bonferroni over its pairs.",
+             "Bonferroni over its pairs. To see it: Benavoli et al.'s Example 1 without E (Quade changes 4 verdicts, "
+             "Wilcoxon none), or García & Herrera's table without Kernel (mean ranks and exact rank sums 3, Quade 2).",
     )]
     ss["pool_statistic"] = extra
     if len(members) < 2:
