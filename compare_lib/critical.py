@@ -150,6 +150,23 @@ def _scale_mixture(q: np.ndarray, df: float, kind: str, size: int) -> np.ndarray
     return np.minimum(out, 1.0)
 
 
+def _sf_of_distinct(stat: np.ndarray, df: float, sf_inf, kind: str, size: int) -> np.ndarray:
+    """P(statistic > stat) elementwise: 1 at or below 0, 0 at +inf, else ``sf_inf(values, size)`` for
+    infinite df or its scale mixture (:func:`_scale_mixture`) for finite df.
+
+    Each distinct value is computed once, in sorted order: equal statistics get bit-identical p-values,
+    whatever their position (blocked matrix products may round rows differently).
+    """
+    out = np.ones_like(stat)
+    out[np.isposinf(stat)] = 0.0
+    todo = np.isfinite(stat) & (stat > 0)
+    if todo.any():
+        values, inverse = np.unique(stat[todo], return_inverse=True)
+        sf = sf_inf(values, size) if math.isinf(df) else _scale_mixture(values, df, kind, size)
+        out[todo] = sf[inverse.ravel()]
+    return out
+
+
 def studentized_range_sf_many(q, k: int, df: float = math.inf) -> np.ndarray:
     """P(Q > q) for many q at once: the studentized range of k means with ``df`` degrees of freedom.
 
@@ -167,17 +184,7 @@ def studentized_range_sf_many(q, k: int, df: float = math.inf) -> np.ndarray:
     q = _finite_q(q, "The studentized range statistic q")
     if int(k) != k or k < 2:
         raise InputError(f"k must be a whole number of means >= 2, got {k!r}.")
-    df = _check_df(df)
-    out = np.ones_like(q)
-    out[np.isposinf(q)] = 0.0
-    todo = np.isfinite(q) & (q > 0)
-    if todo.any():
-        # Each distinct value once, in sorted order: equal statistics get bit-identical p-values,
-        # whatever their position (blocked matrix products may round rows differently).
-        values, inverse = np.unique(q[todo], return_inverse=True)
-        sf = _range_sf_inf(values, int(k)) if math.isinf(df) else _scale_mixture(values, df, "range", int(k))
-        out[todo] = sf[inverse.ravel()]
-    return out
+    return _sf_of_distinct(q, _check_df(df), _range_sf_inf, "range", int(k))
 
 
 def studentized_range_sf(q: float, k: int, df: float = math.inf) -> float:
@@ -236,15 +243,7 @@ def dunnett_sf_many(c, m: int, df: float = math.inf) -> np.ndarray:
     c = np.abs(_finite_q(c, "The Dunnett statistic"))
     if int(m) != m or m < 1:
         raise InputError(f"m must be a whole number of comparisons >= 1, got {m!r}.")
-    df = _check_df(df)
-    out = np.ones_like(c)
-    out[np.isposinf(c)] = 0.0
-    todo = np.isfinite(c) & (c > 0)
-    if todo.any():
-        values, inverse = np.unique(c[todo], return_inverse=True)  # as in studentized_range_sf_many
-        sf = _dunnett_sf_inf(values, int(m)) if math.isinf(df) else _scale_mixture(values, df, "dunnett", int(m))
-        out[todo] = sf[inverse.ravel()]
-    return out
+    return _sf_of_distinct(c, _check_df(df), _dunnett_sf_inf, "dunnett", int(m))
 
 
 def dunnett_sf(c: float, m: int, df: float) -> float:

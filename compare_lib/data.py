@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataWarning, InputError
-from .ranks import doubled_rank_sums, rank_scores, win_tie_loss, win_tie_loss_frame
+from .ranks import doubled_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
 
 MISSING_POLICIES = ("error", "drop-datasets", "drop-classifiers")
 LAYOUTS = ("auto", "wide", "long")
@@ -136,9 +136,16 @@ class ScoreTable:
         return pd.DataFrame(r, index=self.scores.index, columns=self.scores.columns)
 
     @cached_property
+    def doubled_ranks(self) -> np.ndarray:
+        """2 x the ranks (N x k int64, read-only): exact integers for the rank statistics."""
+        out = doubled_ranks(self.ranks.to_numpy())
+        out.setflags(write=False)
+        return out
+
+    @cached_property
     def doubled_rank_sums(self) -> pd.Series:
         """2 x the rank sum of each classifier, exact integers: the quantity every rank statistic uses."""
-        return pd.Series(doubled_rank_sums(self.ranks.to_numpy()), index=self.scores.columns, name="2 x rank sum")
+        return pd.Series(self.doubled_ranks.sum(axis=0), index=self.scores.columns, name="2 x rank sum")
 
     @cached_property
     def mean_ranks(self) -> pd.Series:

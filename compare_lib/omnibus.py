@@ -133,7 +133,7 @@ def _friedman_parts(t: ScoreTable, tie_correction: bool) -> tuple[float, int, np
         denom = 1 - _tie_term(t.ranks.to_numpy()) / (n * k * (k**2 - 1))
         chi2 = chi2 / denom if denom > 1e-12 else 0.0
     sum_squares = int(np.sum(doubled_sums.astype(object) ** 2))
-    return chi2, sum_squares, np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
+    return chi2, sum_squares, t.doubled_ranks
 
 
 def _exact_p(doubled_ranks: np.ndarray, sum_squares: int, method: str) -> float | None:

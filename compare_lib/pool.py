@@ -381,11 +381,11 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     # (computed once per table and shared with the post-hoc functions), looked up for the pool's pairs.
     from .posthoc import _family
 
+    lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
+    position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # each pair's row in the full table's family
+
     def pair_p(test: str) -> np.ndarray:
-        fam = _family(t, test, None, "demsar", "auto")
-        lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
-        position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # itertools.combinations order
-        return fam.p[position]
+        return _family(t, test, None, "demsar", "auto").p[position]
 
     wil = pair_p("wilcoxon")
     sgn = pair_p("sign")
@@ -412,8 +412,6 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
         key = statistic.replace("-", "_")
         fam_pool = _family(t.subset(pool), statistic, None, "demsar", "auto")  # pairs in pool order
         fam_full = _family(t, statistic, None, "demsar", "auto")
-        lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
-        position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)
         sign = np.where(pairs[:, 0] < pairs[:, 1], 1.0, -1.0)  # the full table's pair may be (b, a)
         frame[f"stat_{key}"] = fam_pool.stat
         frame[f"p_{key}"] = fam_pool.p

@@ -34,7 +34,6 @@ from .errors import InputError
 from .two_classifiers import EXACT_WILCOXON_MAX_N, _check_alpha, sign_test_rows, wilcoxon_rows
 
 
-
 @dataclass(frozen=True)
 class PairwiseTest:
     """A pairwise statistic for :func:`posthoc`.

@@ -47,6 +47,7 @@ from scipy import stats
 
 from .data import ScoreTable, as_table
 from .errors import InputError
+from .omnibus import _Result
 
 #: Cells (vector length x kernel length, summed over data sets) the exact rank-sum convolution may cost:
 #: under a second on a 2-core machine (bench/rank_tests.py). Beyond it the normal approximation with the
@@ -95,7 +96,7 @@ def _quade_parts(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
         k = x.shape[1]
         spread = np.ptp(x, axis=1)
         q2 = np.rint(2 * stats.rankdata(spread, method="average")).astype(np.int64)
-        centred2 = np.rint(2 * t.ranks.to_numpy()).astype(np.int64) - (k + 1)
+        centred2 = t.doubled_ranks - (k + 1)
         memo["quade_parts"] = (q2, centred2)
     return memo["quade_parts"]
 
@@ -117,7 +118,7 @@ def quade_mean_ranks(table, *, higher_is_better: bool | None = None) -> pd.Serie
 
 
 @dataclass(frozen=True)
-class AlignedRanksResult:
+class AlignedRanksResult(_Result):
     """Friedman aligned-ranks test: ``statistic`` T compared with chi2(``df`` = k - 1)."""
 
     statistic: float
@@ -129,12 +130,9 @@ class AlignedRanksResult:
     notes: tuple[str, ...] = ()
     method: str = "asymptotic"
 
-    def to_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if not isinstance(v, pd.Series)}
-
 
 @dataclass(frozen=True)
-class QuadeResult:
+class QuadeResult(_Result):
     """Quade test: ``statistic`` F compared with F(``df1`` = k - 1, ``df2`` = (k - 1)(N - 1))."""
 
     statistic: float
@@ -146,9 +144,6 @@ class QuadeResult:
     mean_ranks: pd.Series = field(repr=False, compare=False)
     notes: tuple[str, ...] = ()
     method: str = "asymptotic"
-
-    def to_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if not isinstance(v, pd.Series)}
 
 
 def _aligned_within_ss(doubled: np.ndarray) -> float:
@@ -209,7 +204,7 @@ def quade(table, *, higher_is_better: bool | None = None) -> QuadeResult:
     if n < 2:
         return QuadeResult(math.nan, math.nan, df1, df2, k, n, means, ("Quade's test needs at least two data sets.",))
     if a - b <= 1e-12 * a:
-        p = all_identical_probability(np.rint(2 * t.ranks.to_numpy()).astype(np.int64))
+        p = all_identical_probability(t.doubled_ranks)
         note = ("A = B: every data set ranks the classifiers the same way, so F is infinite and the F distribution "
                 "gives no p-value; p is the exact probability of this agreement when the classifiers are equivalent.")
         return QuadeResult(math.inf, math.nan if p is None else p, df1, df2, k, n, means, (note,), "exact")
@@ -264,8 +259,8 @@ def conover_t(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     n, k = t.n_datasets, t.n_classifiers
     if n < 2:
         raise InputError("Conover's test needs at least two data sets (its t has (N - 1)(k - 1) degrees of freedom).")
-    doubled = np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
-    sums2 = doubled.sum(axis=0)
+    doubled = t.doubled_ranks
+    sums2 = t.doubled_rank_sums.to_numpy()
     # 4(N A_1 - sum R^2) in int64: at most 4 (Nk)^2 k <= 2e15 within the loader's limits (1e6 scores, k <= 500)
     residual4 = n * int((doubled**2).sum()) - int((sums2**2).sum())
     if residual4 <= 0:
@@ -318,11 +313,11 @@ def rank_sum_exact(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.nda
     normal approximation with the exact variance (flagged as not exact)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     memo = t.memo
-    doubled = np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
+    doubled = t.doubled_ranks
     if "rank_sum_distribution" not in memo:
         memo["rank_sum_distribution"] = rank_sum_difference_distribution(doubled)
     dist = memo["rank_sum_distribution"]
-    sums2 = doubled.sum(axis=0)
+    sums2 = t.doubled_rank_sums.to_numpy()
     diff2 = sums2[pairs[:, 1]] - sums2[pairs[:, 0]]
     observed = np.abs(diff2)
     if dist is None:

@@ -47,6 +47,11 @@ def rank_scores(scores: np.ndarray, *, higher_is_better: bool) -> np.ndarray:
     return average_ranks(oriented)
 
 
+def doubled_ranks(ranks: np.ndarray) -> np.ndarray:
+    """2 x the (average) ranks as exact integers (int64): average ranks are multiples of 1/2."""
+    return np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+
+
 def doubled_rank_sums(ranks: np.ndarray) -> np.ndarray:
     """Twice the rank sum of each classifier, as exact integers (int64).
 
@@ -55,8 +60,7 @@ def doubled_rank_sums(ranks: np.ndarray) -> np.ndarray:
     bit-identical statistics whatever the order of rows and columns (floating-point mean ranks
     would make R_a - R_b and R_c - R_d differ in the last bit when the rank sums differ equally).
     """
-    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
-    return doubled.sum(axis=0)
+    return doubled_ranks(ranks).sum(axis=0)
 
 
 def mean_ranks(ranks: np.ndarray) -> np.ndarray:

@@ -173,7 +173,7 @@ def sample_pvalues(table, a: str, b: str, idx: np.ndarray, tests: Iterable[str])
     denom = 2 * n * rank_standard_error(k, n)
     df_err = (k - 1) * (n - 1)
     others = [j for j in range(k) if j != ia]
-    doubled_ranks = np.rint(2 * t.ranks.to_numpy()).astype(np.int64)
+    doubled_ranks = t.doubled_ranks
     xa, xb = scores[idx, ia], scores[idx, ib]
     d = sign * (xa - xb)  # > 0 where a is better
     pvals: dict[str, np.ndarray] = {}
