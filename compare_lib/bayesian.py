@@ -421,10 +421,8 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
         raise InputError(f"The sign test on {i.size:,} pairs with {int(samples):,} samples each is above the limit of "
                          f"{MAX_SIGN_POSTHOC_WORK:,} pairs x samples; use at most {MAX_SIGN_POSTHOC_WORK // i.size:,} "
                          "samples, or fewer classifiers.")
-    scores = t.scores.to_numpy()
+    scores = t.oriented_scores
     diffs = scores[:, i] - scores[:, j]
-    if not t.higher_is_better:
-        diffs = -diffs
     rng = np.random.default_rng(seed)
     p = np.zeros((i.size, 3))
     se = np.zeros((i.size, 3))

@@ -128,6 +128,15 @@ class ScoreTable:
     def n_classifiers(self) -> int:
         return self.scores.shape[1]
 
+    @cached_property
+    def oriented_scores(self) -> np.ndarray:
+        """The scores as floats with higher = better (negated for lower-is-better tables; read-only), so
+        that a positive difference always favours the first classifier."""
+        scores = self.scores.to_numpy(dtype=float)
+        out = scores if self.higher_is_better else -scores
+        out.setflags(write=False)
+        return out
+
     # -- ranks -------------------------------------------------------------------------------
     @cached_property
     def ranks(self) -> pd.DataFrame:

@@ -102,9 +102,7 @@ def _pairwise(t: ScoreTable, pairs, test: str, zero_method: str, wilcoxon_method
         from . import rank_tests
 
         return getattr(rank_tests, _RANK_STATISTICS[test])(t, pairs)
-    scores = t.scores.to_numpy()
-    if not t.higher_is_better:
-        scores = -scores
+    scores = t.oriented_scores
     m = pairs.shape[0]
     stat, p, better = np.empty(m), np.empty(m), np.empty(m, dtype=np.int64)
     exact = np.ones(m, dtype=bool)

@@ -59,16 +59,11 @@ EXACT_RANK_SUM_CELLS = 800_000_000
 ALIGNED_TIE_TOLERANCE = 1e-12
 
 
-def _oriented(t: ScoreTable) -> np.ndarray:
-    scores = t.scores.to_numpy(dtype=float)
-    return scores if t.higher_is_better else -scores
-
-
 def _aligned_doubled_ranks(t: ScoreTable) -> np.ndarray:
     """2 x the aligned ranks (integers), N x k; rank 1 = the largest residual (the best)."""
     memo = t.memo
     if "aligned_doubled" not in memo:
-        x = _oriented(t)
+        x = t.oriented_scores
         n, k = x.shape
         # The sum of a row's sorted values does not depend on the order of the columns.
         residual = k * x - np.sort(x, axis=1).sum(axis=1, keepdims=True)
