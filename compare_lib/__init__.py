@@ -10,221 +10,66 @@ Conventions: rank 1 = best, ties get average ranks, the direction of the scores 
     cl.friedman(t), cl.iman_davenport(t)
     cl.posthoc(t, test="wilcoxon", correction="holm")
 
-The public names below are imported when first used, so ``import compare_lib`` stays light (scipy's
-statistics are loaded only by the functions that need them: a dashboard page that only reads a table
-starts faster). ``cl.posthoc``, ``cl.adjust`` and ``cl.replicability`` are always the functions, never
-the modules of the same name.
+The implementation lives in private modules (``compare_lib._posthoc``, ...) behind this package's face,
+as in SciPy; the public modules are :mod:`compare_lib.plots`, :mod:`compare_lib.report`,
+:mod:`compare_lib.limits`, :mod:`compare_lib.io` and :mod:`compare_lib.errors`. The public names below are
+imported when first used, so ``import compare_lib`` stays light (scipy's statistics are loaded only by
+the functions that need them: a dashboard page that only reads a table starts faster).
 """
 
 from __future__ import annotations
 
 import importlib
-import types
 
-from .errors import ApproximationWarning, DataWarning, InputError
-
-#: public name -> (module, attribute)
-_LAZY: dict[str, tuple[str, str]] = {
-    "PROCEDURES": ("adjust", "PROCEDURES"),
-    "adjust": ("adjust", "adjust"),
-    "possible_true_counts": ("adjust", "possible_true_counts"),
-    "procedures_for": ("adjust", "procedures_for"),
-    "shaffer_t": ("adjust", "shaffer_t"),
-    "bonferroni_dunn_q": ("critical", "bonferroni_dunn_q"),
-    "critical_difference": ("critical", "critical_difference"),
-    "dunnett_sf": ("critical", "dunnett_sf"),
-    "nemenyi_q": ("critical", "nemenyi_q"),
-    "rank_standard_error": ("critical", "rank_standard_error"),
-    "studentized_range_sf": ("critical", "studentized_range_sf"),
-    "studentized_range_sf_many": ("critical", "studentized_range_sf_many"),
-    "MISSING_POLICIES": ("data", "MISSING_POLICIES"),
-    "ScoreTable": ("data", "ScoreTable"),
-    "as_table": ("data", "as_table"),
-    "load_scores": ("data", "load_scores"),
-    "ApproximationWarning": ("errors", "ApproximationWarning"),
-    "DataWarning": ("errors", "DataWarning"),
-    "InputError": ("errors", "InputError"),
-    "bell_number": ("exhaustive", "bell_number"),
-    "exhaustive_sets": ("exhaustive", "exhaustive_sets"),
-    "n_exhaustive_sets": ("exhaustive", "n_exhaustive_sets"),
-    "set_partitions": ("exhaustive", "set_partitions"),
-    "dunnett": ("omnibus", "dunnett"),
-    "friedman": ("omnibus", "friedman"),
-    "iman_davenport": ("omnibus", "iman_davenport"),
-    "rm_anova": ("omnibus", "rm_anova"),
-    "tukey_hsd": ("omnibus", "tukey_hsd"),
-    "critical_rank_difference": ("pool", "critical_rank_difference"),
-    "pool_counts": ("pool", "pool_counts"),
-    "pool_dependence": ("pool", "pool_dependence"),
-    "pool_power_simulation": ("pool", "pool_power_simulation"),
-    "pool_sensitivity": ("pool", "pool_sensitivity"),
-    "pool_sensitivity_matrix": ("pool", "pool_sensitivity_matrix"),
-    "pool_verdicts": ("pool", "pool_verdicts"),
-    "smallest_flip": ("pool", "smallest_flip"),
-    "SELECTION_TESTS": ("replicability", "SELECTION_TESTS"),
-    "replicability": ("replicability", "replicability"),
-    "replicability_counts": ("replicability", "replicability_counts"),
-    "replicability_e": ("replicability", "replicability_e"),
-    "replicability_p": ("replicability", "replicability_p"),
-    "selection_experiment": ("replicability", "selection_experiment"),
-    "corrected_repeated_cv_ttest": ("resampling", "corrected_repeated_cv_ttest"),
-    "corrected_resampled_ttest": ("resampling", "corrected_resampled_ttest"),
-    "cv_ttest": ("resampling", "cv_ttest"),
-    "dietterich_5x2cv_ttest": ("resampling", "dietterich_5x2cv_ttest"),
-    "fold_level_tests": ("resampling", "fold_level_tests"),
-    "fold_groups": ("resampling", "fold_groups"),
-    "fold_replicability": ("resampling", "fold_replicability"),
-    "run_experiment": ("experiments", "run_experiment"),
-    "posthoc_labels": ("posthoc", "TEST_LABELS"),
-    "TESTS": ("posthoc", "TESTS"),
-    "apv_table": ("posthoc", "apv_table"),
-    "groups": ("posthoc", "groups"),
-    "not_different_groups": ("posthoc", "not_different_groups"),
-    "posthoc": ("posthoc", "posthoc"),
-    "verdicts": ("posthoc", "verdicts"),
-    "paired_ttest": ("two_classifiers", "paired_ttest"),
-    "sign_test": ("two_classifiers", "sign_test"),
-    "sign_test_critical_wins": ("two_classifiers", "sign_test_critical_wins"),
-    "wilcoxon": ("two_classifiers", "wilcoxon"),
-    "bayesian_sign_test": ("bayesian", "bayesian_sign_test"),
-    "bayesian_signed_rank": ("bayesian", "bayesian_signed_rank"),
-    "bayesian_correlated_ttest": ("bayesian", "bayesian_correlated_ttest"),
-    "bayesian_posthoc": ("bayesian", "bayesian_posthoc"),
-    "bayesian_fold_tests": ("bayesian", "bayesian_fold_tests"),
-    "suggest_rope": ("bayesian", "suggest_rope"),
-    "signed_rank_max_samples": ("bayesian", "signed_rank_max_samples"),
-    "relevance_demo": ("bayesian", "relevance_demo"),
-    "effect_sizes": ("effect_sizes", "effect_sizes"),
-    "effect_size_table": ("effect_sizes", "effect_size_table"),
-    "with_effect_sizes": ("effect_sizes", "with_effect_sizes"),
-    "effect_size_measures": ("effect_sizes", "effect_size_measures"),
-    "friedman_aligned_ranks": ("rank_tests", "friedman_aligned_ranks"),
-    "quade": ("rank_tests", "quade"),
-    "aligned_ranks": ("rank_tests", "aligned_ranks"),
-    "quade_weights": ("rank_tests", "quade_weights"),
-    "quade_mean_ranks": ("rank_tests", "quade_mean_ranks"),
-    "rank_sum_difference_distribution": ("rank_tests", "rank_sum_difference_distribution"),
-    "PAIRWISE_TESTS": ("posthoc", "PAIRWISE_TESTS"),
-    "POOL_DEPENDENT_TESTS": ("posthoc", "POOL_DEPENDENT_TESTS"),
-    "rom_critical_values": ("adjust", "rom_critical_values"),
-    "plots": ("plots", ""),
-    "report": ("report", ""),
-    "rank_tests": ("rank_tests", ""),
-    "adjust_limits": ("adjust", ""),
-    "experiments": ("experiments", ""),
-    "exact": ("exact", ""),
-    "pool": ("pool", ""),
-}
-
-__all__ = [
-    "friedman_aligned_ranks",
-    "quade",
-    "aligned_ranks",
-    "quade_weights",
-    "quade_mean_ranks",
-    "rank_sum_difference_distribution",
-    "PAIRWISE_TESTS",
-    "POOL_DEPENDENT_TESTS",
-    "rom_critical_values",
-    "bayesian_sign_test",
-    "bayesian_signed_rank",
-    "bayesian_correlated_ttest",
-    "bayesian_posthoc",
-    "bayesian_fold_tests",
-    "suggest_rope",
-    "signed_rank_max_samples",
-    "relevance_demo",
-    "effect_sizes",
-    "effect_size_table",
-    "with_effect_sizes",
-    "effect_size_measures",
-    "plots",
-    "report",
-    "SELECTION_TESTS",
-    "corrected_repeated_cv_ttest",
-    "corrected_resampled_ttest",
-    "cv_ttest",
-    "dietterich_5x2cv_ttest",
-    "fold_level_tests",
-    "fold_groups",
-    "fold_replicability",
-    "replicability",
-    "replicability_counts",
-    "replicability_e",
-    "replicability_p",
-    "run_experiment",
-    "selection_experiment",
-    "PROCEDURES",
-    "TESTS",
-    "MISSING_POLICIES",
-    "ApproximationWarning",
-    "DataWarning",
-    "InputError",
-    "ScoreTable",
-    "adjust",
-    "apv_table",
-    "as_table",
-    "bell_number",
-    "bonferroni_dunn_q",
-    "critical_difference",
-    "critical_rank_difference",
-    "dunnett",
-    "dunnett_sf",
-    "exhaustive_sets",
-    "friedman",
-    "groups",
-    "iman_davenport",
-    "load_scores",
-    "n_exhaustive_sets",
-    "not_different_groups",
-    "nemenyi_q",
-    "paired_ttest",
-    "pool_counts",
-    "pool_dependence",
-    "pool_power_simulation",
-    "pool_sensitivity",
-    "pool_sensitivity_matrix",
-    "pool_verdicts",
-    "possible_true_counts",
-    "posthoc",
-    "posthoc_labels",
-    "verdicts",
-    "procedures_for",
-    "rank_standard_error",
-    "rm_anova",
-    "set_partitions",
-    "shaffer_t",
-    "sign_test",
-    "sign_test_critical_wins",
-    "smallest_flip",
-    "studentized_range_sf",
-    "studentized_range_sf_many",
-    "tukey_hsd",
-    "wilcoxon",
-]
+from .errors import ApproximationWarning, DataWarning, InputError  # noqa: F401  (light, and wanted at once)
 
 __version__ = "0.1.0"
 
+#: Every public name, listed once: module -> the names it provides (imported on first use).
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "errors": ("ApproximationWarning", "DataWarning", "InputError"),
+    "data": ("MISSING_POLICIES", "ScoreTable", "as_table", "load_scores"),
+    "_result": ("Result", "FrameResult", "PairwiseStatistics"),
+    "_adjust": ("DEFAULT_CORRECTION", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
+                "register_procedure", "unregister_procedure", "rom_critical_values", "shaffer_t"),
+    "_pairwise_tests": ("DEFAULT_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),
+    "_posthoc": ("TESTS", "POOL_DEPENDENT_TESTS", "ApvResult", "PosthocResult", "VerdictsResult", "apv_table", "groups",
+                 "as_posthoc_result", "not_different_groups", "posthoc", "verdict_methods", "verdicts"),
+    "_critical": ("bonferroni_dunn_q", "critical_difference", "dunnett_sf", "nemenyi_q", "rank_standard_error",
+                  "studentized_range_sf", "studentized_range_sf_many"),
+    "_exhaustive": ("bell_number", "exhaustive_sets", "n_exhaustive_sets", "set_partitions"),
+    "_omnibus": ("dunnett", "friedman", "iman_davenport", "rm_anova", "tukey_hsd"),
+    "_rank_tests": ("aligned_ranks", "friedman_aligned_ranks", "quade", "quade_mean_ranks", "quade_weights",
+                    "rank_sum_difference_distribution"),
+    "_pool": ("PoolVerdictsResult", "critical_rank_difference", "pool_counts", "pool_dependence",
+              "pool_power_simulation", "pool_sensitivity", "pool_sensitivity_matrix", "pool_verdicts", "smallest_flip"),
+    "_replicability": ("SELECTION_TESTS", "replicability", "replicability_counts", "replicability_e", "replicability_p",
+                       "selection_experiment"),
+    "_resampling": ("corrected_repeated_cv_ttest", "corrected_resampled_ttest", "cv_ttest", "dietterich_5x2cv_ttest",
+                    "fold_groups", "fold_level_tests", "fold_replicability"),
+    "_experiments": ("BUILTIN_CLASSIFIERS", "BUILTIN_DATASETS", "make_classifier", "run_experiment"),
+    "_two_classifiers": ("paired_ttest", "sign_test", "sign_test_critical_wins", "wilcoxon"),
+    "_bayesian": ("bayesian_correlated_ttest", "bayesian_fold_tests", "bayesian_posthoc", "bayesian_sign_test",
+                  "bayesian_signed_rank", "relevance_demo", "signed_rank_max_samples", "suggest_rope"),
+    "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
+}
+#: Public names that are other names of the same object.
+_ALIASES = {"posthoc_labels": ("_posthoc", "TEST_LABELS")}
+#: Public modules.
+_MODULES = ("plots", "report", "limits", "io", "errors")
 
-def _resolve(attr: str):
-    module_name, name = _LAZY[attr]
-    module = importlib.import_module(f"{__name__}.{module_name}")
-    return getattr(module, name) if name else module
+_WHERE = {name: (module, name) for module, names in _PUBLIC.items() for name in names} | _ALIASES
+__all__ = sorted([*_WHERE, *_MODULES])
 
 
-class _Package(types.ModuleType):
-    """The package module: a public name always resolves to its object, even where importing a submodule
-    of the same name (``posthoc``, ``adjust``, ``replicability``) has set the module as an attribute."""
-
-    def __getattribute__(self, attr: str):
-        if attr in _LAZY:
-            return _resolve(attr)
-        return super().__getattribute__(attr)
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | set(_LAZY))
+def __getattr__(name: str):
+    if name in _WHERE:
+        module, attr = _WHERE[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    if name in _MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-import sys as _sys  # noqa: E402
-
-_sys.modules[__name__].__class__ = _Package
+def __dir__():
+    return __all__

@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .data import ScoreTable
+from ._result import as_frame
 from .errors import InputError
 
 
@@ -29,11 +30,11 @@ def _hs(items) -> list[str]:
 
 
 #: Figures with one row or column per classifier stop being readable (and cheap to send) beyond this.
-MAX_MATRIX_K = 80
+from .limits import MAX_MATRIX_K  # noqa: E402
 #: A forest plot has one labelled row per pair.
-MAX_FOREST_PAIRS = 240
+from .limits import MAX_FOREST_PAIRS  # noqa: E402
 #: A CD diagram has one labelled line per classifier.
-MAX_CD_K = 150
+from .limits import MAX_CD_K  # noqa: E402
 
 
 def _check_size(k: int, limit: int, what: str, unit: str = "classifiers") -> None:
@@ -134,7 +135,7 @@ GROUP_COLOR = "#4C78A8"
 LINE_COLOR = "#8c8c8c"
 CONTROL_COLOR = "#F58518"
 DIFFERENT_COLOR = "#E45756"
-MAX_NAME_CHARS = 40
+from .limits import MAX_NAME_CHARS  # noqa: E402
 _CHAR_PX = 8.0  # average width of a 14 px sans-serif character, to size the margins
 
 
@@ -170,12 +171,12 @@ class CDLayout:
 
 
 def _procedure_title(result: pd.DataFrame) -> str:
-    from .adjust import PROCEDURES
-    from .posthoc import TEST_LABELS
+    from ._adjust import PROCEDURES
+    from ._pairwise_tests import test_labels
 
-    attrs = result.attrs
+    attrs = as_frame(result).attrs
     proc = PROCEDURES[attrs["correction"]].label
-    test = TEST_LABELS[attrs["test"]]
+    test = test_labels()[attrs["test"]]
     family = f"versus control {_h(attrs['control'])}" if attrs.get("control") else "all pairs"
     return f"{proc} on the {test}, {family}, α = {attrs['alpha']:g}"
 
@@ -188,7 +189,8 @@ def cd_layout(result: pd.DataFrame) -> CDLayout:
     join the classifiers of each group of :func:`compare_lib.groups` (size >= 2), stacked in rows so
     that bars in one row never overlap.
     """
-    from .posthoc import groups
+    result = as_frame(result)
+    from ._posthoc import groups
 
     mean_ranks = result.attrs["mean_ranks"]
     order = sorted(mean_ranks, key=lambda n: (mean_ranks[n], n))  # ties by name: never by column order
@@ -240,6 +242,7 @@ CD_HOVER_EFFECTS = 6
 def _effect_hover(result: pd.DataFrame) -> dict[str, str]:
     """Per classifier, hover lines with the effect sizes of a :func:`compare_lib.with_effect_sizes`
     result against the classifiers nearest in mean rank (positive: the hovered one is better)."""
+    result = as_frame(result)
     if "effect" not in result.columns or result.empty:
         return {}
     ranks = result.attrs["mean_ranks"]
@@ -272,6 +275,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     different from it are marked, and with Bonferroni-Dunn the interval of one CD on either side of
     the control is drawn. Hover a name for its mean rank, a bar for the largest APV inside the group.
     """
+    result = as_frame(result)
     lay = cd_layout(result)
     k = lay.k
     ranks = [ln.mean_rank for ln in lay.lines]
@@ -408,6 +412,7 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
 
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
     """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
+    result = as_frame(result)
     mean_ranks = result.attrs["mean_ranks"]
     order = sorted(mean_ranks, key=lambda n: (mean_ranks[n], n))
     idx = {n: i for i, n in enumerate(order)}

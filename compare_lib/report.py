@@ -11,10 +11,12 @@ import re
 import numpy as np
 import pandas as pd
 
+from ._result import as_frame
+
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the statistics are not needed to format them (keeps the import light)
-    from .omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
+    from ._omnibus import AnovaResult, FriedmanResult, ImanDavenportResult
 
 
 def format_p(p: float, digits: int = 3) -> str:
@@ -328,11 +330,14 @@ def _mirror(value: float, attrs: dict) -> float:
     return 1 - value if attrs.get("effect_measure") == "prob_superiority" else -value
 
 
-def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
+def results_paragraph(table, result, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
                       *, metric: str = "score", exact: FriedmanResult | None = None) -> str:
     """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
-    from .adjust import PROCEDURES
+    from ._adjust import PROCEDURES
+    from ._pairwise_tests import lookup_test
+    from ._posthoc import as_posthoc_result
 
+    result = as_frame(result)
     attrs = result.attrs
     alpha = attrs["alpha"]
     k, n = attrs["k"], attrs["n"]
@@ -340,24 +345,7 @@ def results_paragraph(table, result: pd.DataFrame, friedman: FriedmanResult, ima
     ranks = sorted(attrs["mean_ranks"].items(), key=lambda kv: kv[1])
     rank_text = ", ".join(f"{name} {r:.2f}" for name, r in ranks)
     proc = PROCEDURES[attrs["correction"]]
-    if attrs["test"] == "mean-ranks":
-        stat_text = "the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)"
-    elif attrs["test"] == "rank-sum-exact":
-        stat_text = ("the exact p-values of the differences of Friedman rank sums (Eisinga et al., 2017)"
-                     + (", with the normal approximation for pairs beyond the exact computation's budget"
-                        if attrs.get("approximate_pairs") else ""))
-    elif attrs["test"] == "aligned-ranks":
-        stat_text = ("the Friedman aligned-ranks statistic (Hodges & Lehmann, 1962; García et al., 2010) with its "
-                     "exact permutation standard error")
-    elif attrs["test"] == "quade":
-        stat_text = ("Quade's weighted-ranks statistic (Quade, 1979; García et al., 2010) with its exact permutation "
-                     "standard error")
-    elif attrs["test"] == "conover":
-        stat_text = f"Conover's t statistic on the Friedman rank sums ((N-1)(k-1) = {(n - 1) * (k - 1)} df; Conover, 1999)"
-    elif attrs["test"] == "wilcoxon":
-        stat_text = "pairwise Wilcoxon signed-ranks tests (Wilcoxon, 1945; Benavoli et al., 2016)"
-    else:
-        stat_text = "pairwise sign tests (ties split evenly; Demšar, 2006; Benavoli et al., 2016)"
+    stat_text = lookup_test(attrs["test"]).sentence(as_posthoc_result(result))
     family = (
         f"each classifier against the control {attrs['control']} ({k - 1} hypotheses)"
         if attrs.get("control") else f"all {k * (k - 1) // 2} pairs of classifiers"

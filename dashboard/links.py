@@ -22,22 +22,22 @@ import state
 
 #: The user's own table travels inside the link up to this many characters (compressed, base64url):
 #: about 200 data sets x 10 classifiers of accuracies. Whoever has such a link has the data.
-MAX_LINK_DATA_CHARS = 8000
+MAX_LINK_DATA_CHARS = cl.limits.APP_MAX_LINK_DATA_CHARS
 #: A link's table may decompress to at most this many bytes (a zip bomb in a link is refused).
-MAX_LINK_DATA_BYTES = 2_000_000
+MAX_LINK_DATA_BYTES = cl.limits.APP_MAX_LINK_DATA_BYTES
 #: Left-out data sets are listed by name up to this many characters, else compressed by position.
-MAX_DROP_CHARS = 1500
+MAX_DROP_CHARS = cl.limits.APP_MAX_DROP_CHARS
 
 #: URL parameter -> (session-state key, kind) of each page's choices.
 PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "family": ("ph_family", "str"),
     "test": ("ph_test", "str"),
-    "procedure": ("ph_procedure", "str"),
+    "correction": ("ph_correction", "str"),
     "control": ("ph_control", "str"),
     "view": ("ph_view", "str"),
     "effect": ("ph_effect", "str"),
     "tie": ("om_tie", "bool"),
-    "pproc": ("pool_procedure", "str"),
+    "pproc": ("pool_correction", "str"),
     "pfriedman": ("pool_friedman", "bool"),
     "pstat": ("pool_statistic", "str"),
     "member": ("pool_members", "list"),
@@ -51,6 +51,8 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
     "ba": ("bay_a", "str"),
     "bb": ("bay_b", "str"),
 }
+#: Former parameter names that old links still carry -> the current name.
+RENAMED_PARAMS = {"procedure": "correction"}
 GLOBAL_PARAMS = ("sample", "data", "fp", "classifier", "drop", "dropz", "alpha", "dir")
 
 
@@ -72,21 +74,18 @@ def _unpack(text: str) -> Any:
 
 
 #: Tables with more scores than this never fit in a link: not even tried (serializing costs seconds).
-MAX_LINK_CELLS = 20_000
+MAX_LINK_CELLS = cl.limits.APP_MAX_LINK_CELLS
 
 
 def table_payload(table: cl.ScoreTable) -> str | None:
     """The table compressed for a link, or None when it is too large to travel in one (memoized per table)."""
-    ss = st.session_state
-    memo = ss.get("_payload_memo")
-    if memo is not None and memo[0] is table:
-        return memo[1]
-    packed = None
-    if table.scores.size <= MAX_LINK_CELLS:
+    def compute() -> str:
+        if table.scores.size > MAX_LINK_CELLS:
+            return ""
         packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better})
-        packed = packed if len(packed) <= MAX_LINK_DATA_CHARS else None
-    ss["_payload_memo"] = (table, packed)
-    return packed
+        return packed if len(packed) <= MAX_LINK_DATA_CHARS else ""
+
+    return state.session_memo("_payload_memo", table, compute) or None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,6 +188,9 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
                 f"The link's α {text!r} is not a number between {state.ALPHA_MIN:g} and {state.ALPHA_MAX:g} (the range "
                 f"offered everywhere in this app); α = {state.ALPHA_DEFAULT:g} is used instead."
             )
+    for old, new in RENAMED_PARAMS.items():
+        if raw.get(old) and not raw.get(new):
+            raw = {**raw, new: raw[old]}
     for param, (key, kind) in PAGE_PARAMS.items():
         values = raw.get(param)
         if not values:

@@ -13,6 +13,7 @@ import hashlib
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import pandas as pd
 import streamlit as st
@@ -23,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DIR = ROOT / "sample_data"
 
 #: What the app accepts (stated on the Load data page and in the README).
-MAX_CELLS = 1_000_000
-MAX_CLASSIFIERS = 500
+MAX_CELLS = cl.limits.APP_MAX_CELLS
+MAX_CLASSIFIERS = cl.limits.APP_MAX_CLASSIFIERS
 #: Above this many data sets the leave-out control is a text box, not a list (a browser list of
 #: 100,000 options freezes the tab).
-MAX_LISTED_DATASETS = 500
+MAX_LISTED_DATASETS = cl.limits.APP_MAX_LISTED_DATASETS
 ALPHA_MIN, ALPHA_MAX, ALPHA_DEFAULT = 0.001, 0.5, 0.05
 
 #: Page choices that name classifiers: meaningless for another table, so cleared with it.
@@ -199,19 +200,33 @@ def _active() -> tuple[cl.ScoreTable, str]:
     keep_c = kept_classifiers()
     dropped = dropped_datasets()
     key = (ss.get("table_version", 0), table.higher_is_better, tuple(keep_c), tuple(dropped))
-    memo = ss.get("_active_memo")
-    if memo is not None and memo[0] == key:
-        return memo[1], memo[2]
-    active = table
-    if keep_c != table.classifiers or dropped:
-        drop_set = set(dropped)
-        rows = [d for d in table.datasets if d not in drop_set]
-        if len(rows) >= 2:
-            mask = ~table.scores.index.isin(dropped)
-            active = cl.ScoreTable(table.scores.loc[mask, keep_c], table.higher_is_better, source=table.source)
-    token = hashlib.sha256(repr((fingerprint(table), keep_c, dropped)).encode("utf-8")).hexdigest()[:20]
-    ss["_active_memo"] = (key, active, token)
-    return active, token
+
+    def compute() -> tuple[cl.ScoreTable, str]:
+        active = table
+        if keep_c != table.classifiers or dropped:
+            drop_set = set(dropped)
+            rows = [d for d in table.datasets if d not in drop_set]
+            if len(rows) >= 2:
+                mask = ~table.scores.index.isin(dropped)
+                active = cl.ScoreTable(table.scores.loc[mask, keep_c], table.higher_is_better, source=table.source)
+        return active, hashlib.sha256(repr((fingerprint(table), keep_c, dropped)).encode("utf-8")).hexdigest()[:20]
+
+    return session_memo("_active_memo", key, compute)
+
+
+def session_memo(name: str, key: Any, compute: Callable[[], Any]) -> Any:
+    """The value ``compute()`` gives for ``key``, remembered for this session under ``name``: one entry per
+    name (a new key replaces the old one, so a session keeps one large result of each kind). Keys are
+    compared with ``==`` (a ScoreTable compares by identity). A None result (an error already shown) is
+    not remembered."""
+    ss = st.session_state
+    slot = ss.get(name)
+    if slot is not None and slot[0] == key:
+        return slot[1]
+    value = compute()
+    if value is not None:
+        ss[name] = (key, value)
+    return value
 
 
 def alpha() -> float:
@@ -228,14 +243,11 @@ def fingerprint(table: cl.ScoreTable) -> str:
     """A short hash of the table's names, scores and direction: a link made with a table the link cannot
     carry records it, so that the page can check the recipient loaded the same table. Vectorized
     (pandas' row hashes), so a million scores take milliseconds."""
-    ss = st.session_state
-    memo = ss.get("_fingerprint_memo")
-    if memo is not None and memo[0] is table:
-        return memo[1]
-    digest = hashlib.sha256()
-    digest.update(b"higher" if table.higher_is_better else b"lower")
-    digest.update("\x1f".join(table.classifiers).encode("utf-8"))
-    digest.update(pd.util.hash_pandas_object(table.scores, index=True).to_numpy().tobytes())
-    value = digest.hexdigest()[:16]
-    ss["_fingerprint_memo"] = (table, value)
-    return value
+    def compute() -> str:
+        digest = hashlib.sha256()
+        digest.update(b"higher" if table.higher_is_better else b"lower")
+        digest.update("\x1f".join(table.classifiers).encode("utf-8"))
+        digest.update(pd.util.hash_pandas_object(table.scores, index=True).to_numpy().tobytes())
+        return digest.hexdigest()[:16]
+
+    return session_memo("_fingerprint_memo", table, compute)

@@ -276,10 +276,10 @@ def test_exported_latex_tables_compile_with_arbitrary_names(tmp_path):
     (lambda b: cl.run_experiment(["naive Bayes", "k-NN"], ["iris"], seeds=range(10**9)), "at most 1000 repetitions"),
     (lambda b: cl.run_experiment(["naive Bayes", "k-NN"], ["iris"], schemes=["1000000x10-fold cv"]), "at most 1000 runs"),
     (lambda b: cl.bell_number(10**5), "up to k = 2000"),
-    (lambda b: cl.experiments.make_classifier("sklearn.datasets.fetch_openml"), "not offered"),
-    (lambda b: cl.experiments.make_classifier('sklearn.ensemble.RandomForestClassifier {"n_estimators": 100000000}'),
+    (lambda b: cl.make_classifier("sklearn.datasets.fetch_openml"), "not offered"),
+    (lambda b: cl.make_classifier('sklearn.ensemble.RandomForestClassifier {"n_estimators": 100000000}'),
      "above the limit"),
-    (lambda b: cl.experiments.make_classifier("sklearn.linear_model.LinearRegression"), "not a scikit-learn classifier"),
+    (lambda b: cl.make_classifier("sklearn.linear_model.LinearRegression"), "not a scikit-learn classifier"),
     (lambda b: cl.shaffer_t(5000), "limit of k = 1000"),
 ])
 def test_oversized_work_is_refused_at_once(benavoli, call, match):

@@ -119,9 +119,9 @@ elif view == "All pairs":
             matrix = cl.plots.bayesian_matrix(frame, names)
             st.plotly_chart(matrix, width="stretch", key="bay_matrix")
             ui.figure_downloads(matrix, "bayesian_matrix", key="bay_matrix_dl")
-            procedure = ss.get("ph_procedure", "holm")
-            if procedure not in cl.procedures_for("all-pairs") or cl.PROCEDURES[procedure].mean_ranks_only:
-                procedure = "holm"
+            procedure = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
+            if procedure not in cl.procedures_for("all-pairs", mean_ranks=False):
+                procedure = cl.DEFAULT_CORRECTION
             freq = ui.call(ui.posthoc, token, table, "wilcoxon", procedure, None, alpha)
             if freq is not None:
                 side = cl.report.bayes_vs_frequentist(frame, freq)
@@ -153,8 +153,8 @@ elif view == "Effect sizes":
             if eff.attrs.get("note"):
                 st.info(esc(eff.attrs["note"]))
             shown = eff
-            if len(eff) > cl.plots.MAX_FOREST_PAIRS:
-                focus = st.selectbox(f"More than {cl.plots.MAX_FOREST_PAIRS} pairs: plot the pairs of", names,
+            if len(eff) > cl.limits.MAX_FOREST_PAIRS:
+                focus = st.selectbox(f"More than {cl.limits.MAX_FOREST_PAIRS} pairs: plot the pairs of", names,
                                      key="w_bay_forest_focus")
                 shown = eff[(eff["a"] == focus) | (eff["b"] == focus)]
             forest = cl.plots.effect_size_forest(shown, measure)

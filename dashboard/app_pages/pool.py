@@ -15,6 +15,8 @@ table = state.active_table()
 token = state.active_token()
 alpha = state.alpha()
 ss = st.session_state
+#: The Friedman mean-ranks statistic, whose pool dependence this page shows.
+MEAN_RANKS = next(name for name, spec in cl.PAIRWISE_TESTS.items() if spec.mean_ranks)
 version = ss.get("table_version", 0)  # widgets listing classifiers restart with a new table
 ui.caption(table)
 st.markdown(
@@ -32,7 +34,7 @@ PROCEDURES = {
     "Holm within the pool": "holm",
 }
 codes = list(PROCEDURES.values())
-stored_proc = ss.get("pool_procedure", "bonferroni")
+stored_proc = ss.get("pool_correction", "bonferroni")
 if stored_proc not in codes:
     st.warning(esc(f"The procedure {stored_proc!r} from the link is not offered here; using Bonferroni."))
     stored_proc = "bonferroni"
@@ -41,7 +43,7 @@ procedure = PROCEDURES[
     c1.radio("Correction for the pool's m(m−1)/2 comparisons", list(PROCEDURES), index=codes.index(stored_proc),
              horizontal=True, key="w_pool_proc")
 ]
-ss["pool_procedure"] = procedure
+ss["pool_correction"] = procedure
 require_friedman = c2.checkbox(
     "Friedman must reject first", value=bool(ss.get("pool_friedman", False)), key="w_pool_friedman",
     help="Count a pool's verdict as significant only if that pool's Friedman test rejects at α.",
@@ -63,7 +65,7 @@ with tab_explore:
         "Classifiers in the pool (add or remove and watch the verdicts)", names,
         default=members_default, key=f"w_pool_members_{version}",
     )
-    EXTRA = {"none": "—", **{x: cl.posthoc_labels[x] for x in cl.POOL_DEPENDENT_TESTS if x != "mean-ranks"}}
+    EXTRA = {"none": "—", **{x: spec.label for x, spec in cl.PAIRWISE_TESTS.items() if spec.pool_dependent and not spec.mean_ranks}}
     extra_codes = list(EXTRA)
     stored_extra = ss.get("pool_statistic", "none")
     extra = extra_codes[st.selectbox(
@@ -82,7 +84,7 @@ with tab_explore:
         pool_table = table.subset(members)
         ver = ui.call(ui.pool_verdicts, token, table, tuple(members), alpha,
                       "nemenyi" if procedure == "nemenyi" else "bonferroni",
-                      "mean-ranks" if extra == "none" else extra)
+                      MEAN_RANKS if extra == "none" else extra)
         pool_token = f"{token}|pool|{','.join(members)}"
         fr = ui.call(ui.omnibus, pool_token, pool_table, False)
         if fr is not None:
@@ -140,7 +142,7 @@ with tab_explore:
             ui.download_buttons(ver, "pool_verdicts", caption="Verdicts in the chosen pool and in the full pool",
                                 key="poolver")
         if len(members) <= ui.MAX_CD_K:
-            res = ui.call(ui.posthoc, pool_token, pool_table, "mean-ranks",
+            res = ui.call(ui.posthoc, pool_token, pool_table, MEAN_RANKS,
                           "holm" if procedure == "holm" else procedure, None, alpha)
             if res is not None:
                 ui.wide_chart(cl.plots.cd_diagram(res), "pool_cd")
@@ -156,7 +158,7 @@ with tab_pair:
     b = p2.selectbox("Classifier B", others, index=others.index(stored_b) if stored_b in others else 0,
                      key=f"w_pool_b_{version}")
     ss["pool_a"], ss["pool_b"] = a, b
-    if table.n_classifiers <= ui.MAX_LISTED_POOL_K and (procedure != "holm" or table.n_classifiers <= cl.pool.MAX_HOLM_POOL_K):
+    if table.n_classifiers <= ui.MAX_LISTED_POOL_K and (procedure != "holm" or table.n_classifiers <= cl.limits.MAX_HOLM_POOL_K):
         frame = ui.call(ui.pool_sensitivity, token, table, a, b, alpha, procedure, require_friedman)
         if frame is not None:
             st.plotly_chart(cl.plots.pool_z_figure(frame), width="stretch", key="pool_z")
@@ -192,7 +194,7 @@ with tab_pair:
         st.info(f"With {table.n_classifiers} classifiers the pools are counted, not listed (they are listed one by one "
                 f"for up to {ui.MAX_LISTED_POOL_K} classifiers, {2 ** (ui.MAX_LISTED_POOL_K - 2):,} pools per pair).")
     counts = ui.call(ui.pool_counts, token, table, a, b, alpha,
-                     "bonferroni" if procedure == "holm" and table.n_classifiers > cl.pool.MAX_HOLM_POOL_K else procedure)
+                     "bonferroni" if procedure == "holm" and table.n_classifiers > cl.limits.MAX_HOLM_POOL_K else procedure)
     if counts is not None:
         st.plotly_chart(cl.plots.pool_counts_figure(counts, a, b), width="stretch", key="pool_counts")
 

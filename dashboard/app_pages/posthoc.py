@@ -18,21 +18,13 @@ ui.caption(table)
 ss = st.session_state
 
 FAMILIES = {"All pairs": "all-pairs", "Versus a control": "control"}
-TESTS = {
-    "Wilcoxon signed-ranks": "wilcoxon",
-    "Sign test": "sign",
-    "Mean-ranks z (Friedman)": "mean-ranks",
-    "Exact rank-sum difference (Friedman)": "rank-sum-exact",
-    "Aligned-ranks z": "aligned-ranks",
-    "Quade z": "quade",
-    "Conover t (Friedman)": "conover",
-}
-TEST_HELP = (
-    "The statistic compared for each pair. Wilcoxon and sign tests look only at the two classifiers "
-    "(Benavoli et al. 2016 recommend them). The others use ranks among the whole pool: the Friedman mean "
-    "ranks (z, its exact p-value of Eisinga et al. 2017, or Conover's t), the aligned ranks or Quade's "
-    "weighted ranks (García et al. 2010)."
-)
+# The statistics that look at the two classifiers only come first (Benavoli et al. 2016 recommend them).
+TESTS = {spec.choice: name for name, spec in sorted(cl.PAIRWISE_TESTS.items(), key=lambda kv: kv[1].pool_dependent)}
+TEST_HELP = "The statistic compared for each pair. " + " ".join(
+    f"{spec.choice}: {'only the two classifiers' if not spec.pool_dependent else 'ranks among the whole pool'}."
+    for spec in cl.PAIRWISE_TESTS.values()
+) + " Benavoli et al. (2016) recommend the tests that look at the two classifiers only."
+DEFAULT_TEST = next(name for name, spec in cl.PAIRWISE_TESTS.items() if not spec.pool_dependent)
 
 
 def _remembered(key: str, options: list[str], default: str) -> int:
@@ -76,32 +68,33 @@ test_codes = list(TESTS.values())
 test = test_codes[
     c2.radio(
         "Pairwise statistic", range(len(TESTS)), format_func=lambda i: list(TESTS)[i],
-        index=_remembered("test", test_codes, "wilcoxon"), key="w_ph_test", help=TEST_HELP,
+        index=_remembered("test", test_codes, DEFAULT_TEST), key="w_ph_test", help=TEST_HELP,
     )
 ]
 ss["ph_test"] = test
 
-allowed = [p for p in cl.procedures_for(family) if test == "mean-ranks" or not cl.PROCEDURES[p].mean_ranks_only]
-if table.n_classifiers > ui.DASHBOARD_MAX_BH_K and any(cl.PROCEDURES[p].exhaustive for p in allowed):
-    allowed = [p for p in allowed if not cl.PROCEDURES[p].exhaustive]
-    c3.caption(f"Bergmann-Hommel is offered up to {ui.DASHBOARD_MAX_BH_K} classifiers (its exhaustive sets take "
-               "seconds to minutes beyond); Shaffer is the next most powerful.")
-if family == "control" and table.n_classifiers - 1 > cl.adjust_limits.MAX_ROM_HYPOTHESES and "rom" in allowed:
-    allowed = [p for p in allowed if p != "rom"]
-    c3.caption(f"Rom's procedure is offered up to {cl.adjust_limits.MAX_ROM_HYPOTHESES} comparisons; Hochberg's is "
-               "within 2.5% of it beyond.")
-default_proc = "holm"
-stored_proc = ss.get("ph_procedure", default_proc)
+spec = cl.PAIRWISE_TESTS[test]
+n_hypotheses = table.n_classifiers - 1 if family == "control" else table.n_classifiers * (table.n_classifiers - 1) // 2
+# One rule, asked of every procedure: available for this family and statistic, within its limits (and the app's).
+offered = cl.procedures_for(family, mean_ranks=spec.mean_ranks)
+allowed = [p for p in offered if not cl.PROCEDURES[p].unavailable(
+    k=table.n_classifiers, m=n_hypotheses, exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)]
+for left_out in sorted({cl.PROCEDURES[p].unavailable(k=table.n_classifiers, m=n_hypotheses,
+                                                     exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)
+                        for p in offered if p not in allowed}):
+    c3.caption(esc(left_out))
+default_proc = cl.PROCEDURES[cl.DEFAULT_CORRECTION].name
+stored_proc = ss.get("ph_correction", default_proc)
 if stored_proc not in allowed:
-    if "ph_procedure" in ss:
+    if "ph_correction" in ss:
         label = cl.PROCEDURES[stored_proc].label if stored_proc in cl.PROCEDURES else repr(stored_proc)
-        st.info(esc(f"{label} is not available for this choice; using Holm."))
+        st.info(esc(f"{label} is not available for this choice; using {cl.PROCEDURES[default_proc].label}."))
     stored_proc = default_proc
 procedure = c3.selectbox(
     "Procedure", allowed, index=allowed.index(stored_proc), format_func=lambda p: cl.PROCEDURES[p].label,
-    key="w_ph_procedure", help="How the family-wise error is controlled. The table below shows every procedure.",
+    key="w_ph_correction", help="How the family-wise error is controlled. The table below shows every procedure.",
 )
-ss["ph_procedure"] = procedure
+ss["ph_correction"] = procedure
 c3.caption(cl.PROCEDURES[procedure].description + f" ${cl.PROCEDURES[procedure].formula}$")
 EFFECTS = {code: label[0].upper() + label[1:] for code, (_, _, label) in cl.effect_size_measures().items()}
 effect_codes = list(EFFECTS)
@@ -117,18 +110,17 @@ effect = effect_codes[
 ss["ph_effect"] = effect
 
 
-c2.caption(esc(cl.PAIRWISE_TESTS[test].description) + f" ({esc(cl.PAIRWISE_TESTS[test].reference)})")
-if cl.PAIRWISE_TESTS[test].pool_dependent:
+c2.caption(esc(spec.description) + f" ({esc(spec.reference)})")
+if spec.pool_dependent:
     st.warning(
         f"**The {esc(cl.posthoc_labels[test])} verdict on a pair depends on which other classifiers are in the pool** "
         "(Benavoli, Corani & Mangili 2016): adding or removing a third classifier can make A vs B significant or "
         "not, with the scores of A and B unchanged. The Wilcoxon and sign tests do not have this problem."
     )
     st.page_link("app_pages/pool.py", label="See it on this table: pool sensitivity →")
-if test == "mean-ranks" and table.n_datasets <= 30:
-    st.caption(f"With N = {table.n_datasets} data sets the normal approximation of the z's p-values is rough in the "
-               "tails; the pairwise statistic \"Exact rank-sum difference\" tests the same rank sums with exact "
-               "p-values (Eisinga et al. 2017).")
+advice = spec.advice(table) if spec.advice else None
+if advice:
+    st.caption(esc(advice))
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
 omnibus = ui.call(ui.omnibus, token, table, False)
@@ -151,26 +143,17 @@ st.markdown(
     f"{cl.posthoc_labels[test]}."
 )
 
-if test == "rank-sum-exact":
-    if result.attrs.get("approximate_pairs"):
-        st.info("The exact distribution of the rank-sum difference is too large to compute for this table within a "
-                "second; the p-values come from the normal approximation with the exact permutation variance.")
-    else:
-        st.caption("p-values: **exact** (the permutation distribution of the rank-sum difference, Eisinga et al. "
-                   "2017, ties included).")
-elif result.attrs.get("approximate_pairs"):
-    st.info(
-        f"For {result.attrs['approximate_pairs']:,} pairs with tied differences the Wilcoxon p-value comes from the "
-        "normal approximation (with the tie correction): their exact distributions are too many to enumerate here. "
-        "compare_lib.wilcoxon gives the exact value of any one pair."
-    )
+if result.attrs.get("approximate_pairs") and spec.approximate_note:
+    st.info(spec.approximate_note.format(count=result.attrs["approximate_pairs"]))
+elif spec.exact_note:
+    st.caption(spec.exact_note)
 
 VIEWS = ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
 # One view at a time (tabs would compute and draw all five on every click).
 view = st.segmented_control("Show", VIEWS, default=VIEWS[0] if ss.get("ph_view") not in VIEWS else ss["ph_view"],
                             key="w_ph_view") or VIEWS[0]
 ss["ph_view"] = view
-link = links.share_view(family=family, test=test, procedure=procedure, control=control, view=view, effect=effect)
+link = links.share_view(family=family, test=test, correction=procedure, control=control, view=view, effect=effect)
 
 if view == "CD diagram":
     if table.n_classifiers > ui.MAX_CD_K:

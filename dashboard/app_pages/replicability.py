@@ -152,11 +152,11 @@ with tab_run:
     )
     with st.form("experiment"):
         e1, e2 = st.columns(2)
-        clf_choice = e1.multiselect("Classifiers", list(cl.experiments.BUILTIN_CLASSIFIERS),
+        clf_choice = e1.multiselect("Classifiers", list(cl.BUILTIN_CLASSIFIERS),
                                     default=["naive Bayes", "decision tree", "k-NN"])
         extra = e1.text_input("Another scikit-learn classifier (optional)", value="",
                               placeholder='sklearn.svm.SVC {"C": 10}')
-        data_choice = e2.multiselect("Data sets", list(cl.experiments.BUILTIN_DATASETS), default=["iris", "wine"])
+        data_choice = e2.multiselect("Data sets", list(cl.BUILTIN_DATASETS), default=["iris", "wine"])
         scheme_choice = e2.multiselect("Schemes", ["5x2cv", "10-fold cv", "10x10-fold cv", "subsampling 30 x 10%"],
                                        default=["5x2cv"])
         g1, g2 = st.columns(2)

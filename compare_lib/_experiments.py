@@ -35,11 +35,8 @@ ALLOWED_MODULES = (
     "sklearn.tree",
 )
 #: Bounds that keep one call from running for hours: every limit is stated in the error message.
-MAX_CLASSIFIERS = 20
-MAX_SEEDS = 1000
-MAX_RUNS = 1000
-MAX_FOLDS = 100
-MAX_FITS = 200_000
+from .limits import MAX_EXPERIMENT_CLASSIFIERS as MAX_CLASSIFIERS, MAX_EXPERIMENT_FITS as MAX_FITS  # noqa: E402
+from .limits import MAX_EXPERIMENT_FOLDS as MAX_FOLDS, MAX_EXPERIMENT_RUNS as MAX_RUNS, MAX_EXPERIMENT_SEEDS as MAX_SEEDS  # noqa: E402
 #: Keyword arguments that set the amount of work, and their largest accepted values.
 MAX_WORK_PARAMS = {"n_estimators": 2000, "max_iter": 100_000, "n_neighbors": 1000, "n_restarts_optimizer": 20}
 BUILTIN_DATASETS = ("iris", "wine", "breast cancer", "digits", "synthetic (easy)", "synthetic (hard)")

@@ -17,131 +17,23 @@ Finner, Li and Rom follow García, Fernández, Luengo & Herrera (2010, §3.3), R
 every level at once (see :func:`rom_critical_values`).
 """
 
+
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
+from ._exhaustive import bergmann_hommel_raw
+from ._validation import check_choice
 from .errors import InputError
-from .exhaustive import bergmann_hommel_raw
+from .limits import MAX_BERGMANN_HOMMEL_K, MAX_ROM_HYPOTHESES, MAX_SHAFFER_K
 
-
-@dataclass(frozen=True)
-class Procedure:
-    """A p-value adjustment procedure.
-
-    ``families`` says where it applies: "all-pairs" (all k(k-1)/2 comparisons), "control" (k-1
-    comparisons with a control) or both. ``mean_ranks_only`` marks Nemenyi, whose APV comes from the
-    studentized range of the mean-ranks statistic rather than from the p-values.
-    """
-
-    name: str
-    label: str
-    families: tuple[str, ...]
-    kind: str
-    reference: str
-    description: str
-    mean_ranks_only: bool = False
-    #: Needs the exhaustive sets of hypotheses: time grows quickly with k (see exhaustive.MAX_BERGMANN_HOMMEL_K).
-    exhaustive: bool = False
-    #: The adjusted p-value as a LaTeX formula (p_1 <= ... <= p_m), for reports and the dashboard.
-    formula: str = ""
-
-
-PROCEDURES: dict[str, Procedure] = {
-    p.name: p
-    for p in (
-        Procedure(
-            "nemenyi", "Nemenyi", ("all-pairs",), "single-step", "Nemenyi 1963; Demšar 2006, §3.2.2",
-            "Studentized range of the mean ranks (the test behind Demšar's CD). Mean-ranks statistic only.",
-            mean_ranks_only=True, formula=r"\mathrm{APV} = P\left(Q_{k,\infty} > \sqrt{2}\,|z|\right)",
-        ),
-        Procedure(
-            "bonferroni", "Bonferroni", ("all-pairs",), "single-step", "Dunn 1961; García & Herrera 2008, §3",
-            "García & Herrera call this 'Nemenyi' in the all-pairs setting.", formula=r"\mathrm{APV}_i = \min(1,\, m\,p_i)",
-        ),
-        Procedure(
-            "bonferroni-dunn", "Bonferroni-Dunn", ("control",), "single-step", "Dunn 1961; Demšar 2006, §3.2.2",
-            "Bonferroni versus a control; the CD of Demšar's Figure 1b.", formula=r"\mathrm{APV}_i = \min(1,\,(k-1)\,p_i)",
-        ),
-        Procedure(
-            "holm", "Holm", ("all-pairs", "control"), "step-down", "Holm 1979; García & Herrera 2008, §3",
-            "Step-down: each hypothesis is corrected for those not yet rejected.",
-            formula=r"\mathrm{APV}_i = \max_{j \le i}\,(m - j + 1)\,p_j",
-        ),
-        Procedure(
-            "hochberg", "Hochberg", ("all-pairs", "control"), "step-up", "Hochberg 1988; Demšar 2006, §3.2.2",
-            "Step-up (relies on the Simes inequality).", formula=r"\mathrm{APV}_i = \min_{j \ge i}\,(m - j + 1)\,p_j",
-        ),
-        Procedure(
-            "hommel", "Hommel", ("all-pairs", "control"), "step-up", "Hommel 1988; García & Herrera 2008, Fig. 3",
-            "Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
-            formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}",
-        ),
-        Procedure(
-            "holland", "Holland", ("all-pairs", "control"), "step-down", "Holland & Copenhaver 1987; García et al. 2010, §3.3",
-            "Holm with Šidák's 1 − (1 − p)^n in place of n p (exact under independence; statsmodels' 'holm-sidak').",
-            formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m - j + 1}\right]",
-        ),
-        Procedure(
-            "finner", "Finner", ("all-pairs", "control"), "step-down", "Finner 1993; García et al. 2010, §3.3",
-            "Step-down with 1 − (1 − p_j)^{m/j}: more powerful than Holm and Holland, valid under independence.",
-            formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m / j}\right]",
-        ),
-        Procedure(
-            "rom", "Rom", ("control",), "step-up", "Rom 1990; García et al. 2010, §3.3",
-            "Hochberg's step-up with Rom's critical values, which make the family-wise error exactly α for "
-            "independent p-values. Defined for comparisons with a control.",
-            formula=r"\mathrm{APV}_i = \min_{j \ge i}\,\min\{\alpha : p_j \le c_{m-j+1}(\alpha)\}",
-        ),
-        Procedure(
-            "li", "Li", ("control",), "two-step", "Li 2008; García et al. 2010, §3.3",
-            "Rejects everything when the largest p-value is ≤ α, otherwise H_i when p_i ≤ α(1 − p_m)/(1 − α). "
-            "Defined for comparisons with a control.",
-            formula=r"\mathrm{APV}_i = \frac{p_i}{p_i + 1 - p_m}\ (i < m),\quad \mathrm{APV}_m = p_m",
-        ),
-        Procedure(
-            "shaffer", "Shaffer (static)", ("all-pairs",), "step-down", "Shaffer 1986; García & Herrera 2008, §2.1",
-            "Holm with m − j + 1 replaced by t_j, the most hypotheses that can be true when j − 1 are false.",
-            formula=r"\mathrm{APV}_i = \max_{j \le i}\,t_j\,p_j",
-        ),
-        Procedure(
-            "bergmann-hommel", "Bergmann-Hommel", ("all-pairs",), "dynamic",
-            "Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3",
-            "Over the exhaustive sets I (sets of pairs that can be exactly the true ones), then made non-decreasing "
-            "in the raw p-values, as García & Herrera's Table 5 and scmamp (slightly conservative).",
-            exhaustive=True, formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
-        ),
-        Procedure(
-            "bergmann-hommel-closed", "Bergmann-Hommel (closed testing)", ("all-pairs",), "dynamic",
-            "Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3",
-            "The formula exactly (no monotone step): APV ≤ α is exactly the procedure's decision.",
-            exhaustive=True, formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
-        ),
-    )
-}
-
-
-def procedures_for(family: str) -> list[str]:
-    """Names of the procedures available for a family ("all-pairs" or "control")."""
-    return [name for name, p in PROCEDURES.items() if family in p.families]
-
-
-def _lookup(method: str, family: str | None = None) -> Procedure:
-    proc = PROCEDURES.get(str(method).lower())
-    if proc is None:
-        raise InputError(f"Unknown procedure {method!r}; choose one of {', '.join(PROCEDURES)}.")
-    if family is not None and family not in proc.families:
-        raise InputError(
-            f"{proc.label} is not defined for {'comparisons with a control' if family == 'control' else 'all pairwise comparisons'}; "
-            f"choose one of {', '.join(procedures_for(family))}."
-        )
-    return proc
-
+#: The two families of hypotheses: all k(k-1)/2 pairs, or the k-1 comparisons with a control.
+FAMILIES = ("all-pairs", "control")
 
 # ---------------------------------------------------------------------------------------------
 # Holm, Hochberg, Hommel, vectorized over families in rows. (statsmodels' multipletests gives the same
@@ -294,7 +186,6 @@ def li_apv(p: np.ndarray) -> np.ndarray:
 
 
 #: Rom's APVs invert the critical values level by level (vectorized bisection): O(m^2) per step.
-MAX_ROM_HYPOTHESES = 100
 
 
 @lru_cache(maxsize=4)
@@ -376,7 +267,6 @@ def rom_apv(p: np.ndarray) -> np.ndarray:
 
 
 #: Shaffer's S(k) needs C(k, 2)-bit sets for every k' <= k: about k^4/512 machine-word operations.
-MAX_SHAFFER_K = 1000
 
 
 @lru_cache(maxsize=8)
@@ -472,10 +362,6 @@ def _check_pairs(pairs, k: int, m: int) -> list[tuple[int, int]]:
     return pairs
 
 
-# ---------------------------------------------------------------------------------------------
-# the entry point
-
-
 def _finish(p: np.ndarray, adjusted: np.ndarray, *, monotone: bool = True) -> np.ndarray:
     adjusted = np.clip(np.maximum(adjusted, p), 0.0, 1.0)
     if not monotone:
@@ -493,13 +379,272 @@ def _finish(p: np.ndarray, adjusted: np.ndarray, *, monotone: bool = True) -> np
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# the registry: one entry per procedure, with its APV function and its availability rule
+
+
+@dataclass(frozen=True)
+class Hypotheses:
+    """A family of hypotheses as a procedure sees it: the raw p-values, and what some procedures need
+    besides them (the number of classifiers and each hypothesis' pair for the logically related
+    all-pairs procedures; the statistic for Nemenyi's studentized range)."""
+
+    p: np.ndarray
+    family: str | None = None
+    k: int | None = None
+    pairs: np.ndarray | None = None
+    statistic: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A p-value adjustment procedure: one registry entry.
+
+    ``apv(hypotheses) -> array`` gives the raw adjusted p-values (before the common step that caps them
+    to [p, 1], makes them non-decreasing in p when ``monotone`` and gives tied p-values one APV).
+    ``families`` says where it applies: "all-pairs", "control" or both. ``mean_ranks_only`` marks
+    Nemenyi, whose APV comes from the studentized range of the mean-ranks statistic rather than from
+    the p-values. ``exhaustive``: needs the exhaustive sets (time grows quickly with k, refused beyond
+    ``max_k``). ``max_hypotheses``: refused for larger families. ``critical_difference``: the method of
+    :func:`compare_lib.critical_difference` that draws its decisions on the mean-ranks axis.
+    ``showcase``: the families in which the verdicts view shows it beside the others with the
+    mean-ranks statistic (the default correction is shown with every statistic). ``formula``: the APV
+    as a LaTeX formula (p_1 <= ... <= p_m) for reports and the dashboard.
+    """
+
+    name: str
+    label: str
+    families: tuple[str, ...]
+    kind: str
+    reference: str
+    description: str
+    apv: Callable[[Hypotheses], np.ndarray] = field(repr=False, compare=False)
+    formula: str = ""
+    mean_ranks_only: bool = False
+    exhaustive: bool = False
+    monotone: bool = True
+    max_k: int | None = None
+    max_hypotheses: int | None = None
+    critical_difference: str | None = None
+    showcase: tuple[str, ...] = ()
+
+    def unavailable(self, family: str | None = None, *, mean_ranks: bool | None = None, k: int | None = None,
+                    m: int | None = None, exhaustive_max_k: int | None = None) -> str | None:
+        """Why this procedure cannot be used here, or None when it can: the one rule every caller asks
+        (the post-hoc functions, the APV table, the dashboard's choice list).
+
+        ``family``: "all-pairs" or "control"; ``mean_ranks``: whether the pairwise statistic is the
+        mean-ranks z; ``k``: classifiers; ``m``: hypotheses; ``exhaustive_max_k``: a smaller limit on k for
+        the exhaustive procedures (the dashboard's).
+        """
+        if family is not None and family not in self.families:
+            where = "comparisons with a control" if family == "control" else "all pairwise comparisons"
+            return f"{self.label} is not defined for {where}; choose one of {', '.join(procedures_for(family))}."
+        if self.mean_ranks_only and mean_ranks is False:
+            return f"{self.label} is defined on the mean-ranks statistic only."
+        limit = self.max_k
+        if self.exhaustive and exhaustive_max_k is not None:
+            limit = exhaustive_max_k if limit is None else min(limit, exhaustive_max_k)
+        if limit is not None and k is not None and k > limit:
+            return (f"{self.label} is offered up to {limit} classifiers (k = {k} here: its "
+                    f"{'exhaustive sets' if self.exhaustive else 'computation'} would take seconds to minutes beyond); "
+                    "Shaffer's procedure is the next most powerful." if self.exhaustive else
+                    f"{self.label} is offered up to {limit} classifiers (k = {k} here); use Holm's procedure.")
+        if self.max_hypotheses is not None and m is not None and m > self.max_hypotheses:
+            return (f"{self.label}'s procedure is offered for up to {self.max_hypotheses} hypotheses (got {m}); its "
+                    "critical values are then within 2.5% of Hochberg's, so use 'hochberg'.")
+        return None
+
+
+def _k_of(h: Hypotheses, label: str) -> int:
+    m = h.p.size
+    k = _infer_k(m, label) if h.k is None else int(h.k)
+    if k * (k - 1) // 2 != m:
+        raise InputError(f"{label} with k = {k} needs {k * (k - 1) // 2} p-values; got {m}.")
+    return k
+
+
+def _rows(fn) -> Callable[[Hypotheses], np.ndarray]:
+    return lambda h: fn(h.p[None, :])[0]
+
+
+def _nemenyi_apv(h: Hypotheses) -> np.ndarray:
+    from ._critical import studentized_range_sf_many
+
+    if h.statistic is None or h.k is None:
+        raise InputError(
+            "Nemenyi's APVs come from the studentized range of the mean-ranks statistic, not from p-values; "
+            "use compare_lib.posthoc(table, test='mean-ranks', correction='nemenyi'), or 'bonferroni' here."
+        )
+    return studentized_range_sf_many(np.abs(h.statistic) * math.sqrt(2), h.k)
+
+
+def _bergmann_hommel_apv(h: Hypotheses) -> np.ndarray:
+    k = _k_of(h, "Bergmann-Hommel")
+    pairs = _check_pairs(None if h.pairs is None else np.asarray(h.pairs).tolist(), k, h.p.size)
+    return bergmann_hommel_raw(h.p, k, pairs)
+
+
+#: The correction used where none is chosen, and shown with every statistic in the verdicts view.
+DEFAULT_CORRECTION = "holm"
+
+PROCEDURES: dict[str, Procedure] = {}
+
+
+def register_procedure(name: str, apv: Callable[[Hypotheses], np.ndarray], *, label: str, reference: str,
+                       families: Sequence[str] = FAMILIES, kind: str = "step-down", description: str = "",
+                       formula: str = "", monotone: bool = True, max_k: int | None = None,
+                       max_hypotheses: int | None = None, replace: bool = False, **options) -> Procedure:
+    """Add a p-value adjustment procedure: it then appears in :func:`adjust`, :func:`compare_lib.posthoc`,
+    the APV table, the command line's help and the dashboard's choices, with no other change.
+
+    ``apv(hypotheses)`` gets a :class:`Hypotheses` (``p``, ``family``, ``k``, ``pairs``, ``statistic``) and
+    returns one adjusted p-value per hypothesis, in the input order; the library then caps them to
+    [p, 1] and (``monotone=True``) makes them non-decreasing in p with tied p-values sharing one APV.
+    Other keywords (``mean_ranks_only``, ``exhaustive``, ``critical_difference``, ``showcase``) are
+    those of :class:`Procedure`.
+
+    >>> import numpy as np, compare_lib as cl
+    >>> _ = cl.register_procedure("double", lambda h: 2 * h.p, label="Doubled", reference="a toy")
+    >>> cl.adjust([0.01, 0.2], correction="double").tolist()
+    [0.02, 0.4]
+    >>> cl.unregister_procedure("double")
+    """
+    name = str(name)
+    if not name or name != name.strip() or name.lower() != name:
+        raise InputError(f"A procedure's name must be lower-case text without surrounding spaces; got {name!r}.")
+    if name in PROCEDURES and not replace:
+        raise InputError(f"A procedure named {name!r} is already registered; pass replace=True to replace it.")
+    for family in families:
+        check_choice(family, FAMILIES, "family")
+    proc = Procedure(name, label, tuple(families), kind, reference, description, apv, formula=formula,
+                     monotone=monotone, max_k=max_k, max_hypotheses=max_hypotheses, **options)
+    PROCEDURES[name] = proc
+    return proc
+
+
+def unregister_procedure(name: str) -> None:
+    """Remove a procedure added with :func:`register_procedure`."""
+    PROCEDURES.pop(name, None)
+
+
+register_procedure(
+    "nemenyi", _nemenyi_apv, label="Nemenyi", families=("all-pairs",), kind="single-step",
+    reference="Nemenyi 1963; Demšar 2006, §3.2.2",
+    description="Studentized range of the mean ranks (the test behind Demšar's CD). Mean-ranks statistic only.",
+    mean_ranks_only=True, critical_difference="nemenyi", showcase=("all-pairs",),
+    formula=r"\mathrm{APV} = P\left(Q_{k,\infty} > \sqrt{2}\,|z|\right)",
+)
+register_procedure(
+    "bonferroni", lambda h: np.minimum(1.0, h.p.size * h.p), label="Bonferroni", families=("all-pairs",),
+    kind="single-step", reference="Dunn 1961; García & Herrera 2008, §3",
+    description="García & Herrera call this 'Nemenyi' in the all-pairs setting.",
+    formula=r"\mathrm{APV}_i = \min(1,\, m\,p_i)",
+)
+register_procedure(
+    "bonferroni-dunn", lambda h: np.minimum(1.0, h.p.size * h.p), label="Bonferroni-Dunn", families=("control",),
+    kind="single-step", reference="Dunn 1961; Demšar 2006, §3.2.2",
+    description="Bonferroni versus a control; the CD of Demšar's Figure 1b.", critical_difference="bonferroni-dunn",
+    showcase=("control",), formula=r"\mathrm{APV}_i = \min(1,\,(k-1)\,p_i)",
+)
+register_procedure(
+    "holm", _rows(holm_rows), label="Holm", kind="step-down", reference="Holm 1979; García & Herrera 2008, §3",
+    description="Step-down: each hypothesis is corrected for those not yet rejected.", showcase=FAMILIES,
+    formula=r"\mathrm{APV}_i = \max_{j \le i}\,(m - j + 1)\,p_j",
+)
+register_procedure(
+    "hochberg", _rows(hochberg_rows), label="Hochberg", kind="step-up", reference="Hochberg 1988; Demšar 2006, §3.2.2",
+    description="Step-up (relies on the Simes inequality).",
+    formula=r"\mathrm{APV}_i = \min_{j \ge i}\,(m - j + 1)\,p_j",
+)
+register_procedure(
+    "hommel", _rows(hommel_rows), label="Hommel", kind="step-up", reference="Hommel 1988; García & Herrera 2008, Fig. 3",
+    description="Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}",
+)
+register_procedure(
+    "holland", _rows(holland_rows), label="Holland", kind="step-down",
+    reference="Holland & Copenhaver 1987; García et al. 2010, §3.3",
+    description="Holm with Šidák's 1 − (1 − p)^n in place of n p (exact under independence; statsmodels' 'holm-sidak').",
+    formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m - j + 1}\right]",
+)
+register_procedure(
+    "finner", _rows(finner_rows), label="Finner", kind="step-down", reference="Finner 1993; García et al. 2010, §3.3",
+    description="Step-down with 1 − (1 − p_j)^{m/j}: more powerful than Holm and Holland, valid under independence.",
+    showcase=("control",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m / j}\right]",
+)
+register_procedure(
+    "rom", lambda h: rom_apv(h.p), label="Rom", families=("control",), kind="step-up",
+    reference="Rom 1990; García et al. 2010, §3.3", max_hypotheses=MAX_ROM_HYPOTHESES,
+    description="Hochberg's step-up with Rom's critical values, which make the family-wise error exactly α for "
+                "independent p-values. Defined for comparisons with a control.",
+    formula=r"\mathrm{APV}_i = \min_{j \ge i}\,\min\{\alpha : p_j \le c_{m-j+1}(\alpha)\}",
+)
+register_procedure(
+    "li", lambda h: li_apv(h.p), label="Li", families=("control",), kind="two-step",
+    reference="Li 2008; García et al. 2010, §3.3", showcase=("control",),
+    description="Rejects everything when the largest p-value is ≤ α, otherwise H_i when p_i ≤ α(1 − p_m)/(1 − α). "
+                "Defined for comparisons with a control.",
+    formula=r"\mathrm{APV}_i = \frac{p_i}{p_i + 1 - p_m}\ (i < m),\quad \mathrm{APV}_m = p_m",
+)
+register_procedure(
+    "shaffer", lambda h: _shaffer(h.p, _k_of(h, "Shaffer's procedure")), label="Shaffer (static)",
+    families=("all-pairs",), kind="step-down", reference="Shaffer 1986; García & Herrera 2008, §2.1",
+    description="Holm with m − j + 1 replaced by t_j, the most hypotheses that can be true when j − 1 are false.",
+    max_k=MAX_SHAFFER_K, showcase=("all-pairs",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,t_j\,p_j",
+)
+register_procedure(
+    "bergmann-hommel", _bergmann_hommel_apv, label="Bergmann-Hommel", families=("all-pairs",), kind="dynamic",
+    reference="Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3", exhaustive=True,
+    max_k=MAX_BERGMANN_HOMMEL_K, showcase=("all-pairs",),
+    description="Over the exhaustive sets I (sets of pairs that can be exactly the true ones), then made non-decreasing "
+                "in the raw p-values, as García & Herrera's Table 5 and scmamp (slightly conservative).",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
+)
+register_procedure(
+    "bergmann-hommel-closed", _bergmann_hommel_apv, label="Bergmann-Hommel (closed testing)", families=("all-pairs",),
+    kind="dynamic", reference="Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3", exhaustive=True,
+    max_k=MAX_BERGMANN_HOMMEL_K, monotone=False,
+    description="The formula exactly (no monotone step): APV ≤ α is exactly the procedure's decision.",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
+)
+
+
+def procedures_for(family: str, *, mean_ranks: bool | None = None, k: int | None = None, m: int | None = None,
+                   exhaustive_max_k: int | None = None) -> list[str]:
+    """Names of the procedures available for a family ("all-pairs" or "control"), in registry order; with
+    ``mean_ranks``, ``k``, ``m`` or ``exhaustive_max_k`` only those that :meth:`Procedure.unavailable` allows."""
+    return [name for name, p in PROCEDURES.items()
+            if family in p.families
+            and p.unavailable(None, mean_ranks=mean_ranks, k=k, m=m, exhaustive_max_k=exhaustive_max_k) is None]
+
+
+def lookup_procedure(name: str, family: str | None = None) -> Procedure:
+    """The registry entry of a procedure (case-insensitive), refused with the list of choices when unknown
+    or not defined for ``family``."""
+    proc = PROCEDURES.get(str(name).lower())
+    if proc is None:
+        raise InputError(f"Unknown procedure {name!r}; choose one of {', '.join(PROCEDURES)}.")
+    reason = proc.unavailable(family)
+    if reason:
+        raise InputError(reason)
+    return proc
+
+
+def apply_procedure(proc: Procedure, hypotheses: Hypotheses) -> np.ndarray:
+    """The APVs of one family under one procedure: its APV function, then the common finishing step."""
+    raw = np.asarray(proc.apv(hypotheses), dtype=float)
+    return _finish(hypotheses.p, raw, monotone=proc.monotone)
+
+
 def adjust(
     pvalues,
-    method: str = "holm",
+    correction: str = DEFAULT_CORRECTION,
     *,
     k: int | None = None,
     pairs: Sequence[tuple[int, int]] | None = None,
     family: str | None = None,
+    method: str | None = None,
 ) -> np.ndarray:
     """Adjusted p-values of a family of hypotheses, in the input order.
 
@@ -507,12 +652,13 @@ def adjust(
     ----------
     pvalues : array-like
         Raw p-values, one per hypothesis.
-    method : str
-        "bonferroni", "bonferroni-dunn" (the same formula, named for a control family), "holm",
-        "hochberg", "hommel", "holland", "finner", "rom", "li", "shaffer", "bergmann-hommel" or
-        "bergmann-hommel-closed". ("nemenyi" needs the mean-ranks statistic; use :func:`compare_lib.posthoc`.)
-        Rom and Li are defined for comparisons with a control (García et al. 2010): pass
-        ``family="all-pairs"`` to have them refused for all pairwise comparisons.
+    correction : str
+        A name of :data:`PROCEDURES`: "bonferroni", "bonferroni-dunn" (the same formula, named for a control
+        family), "holm", "hochberg", "hommel", "holland", "finner", "rom", "li", "shaffer", "bergmann-hommel"
+        or "bergmann-hommel-closed", or one added with :func:`register_procedure`. ("nemenyi" needs the
+        mean-ranks statistic; use :func:`compare_lib.posthoc`.) Rom and Li are defined for comparisons with a
+        control (García et al. 2010): pass ``family="all-pairs"`` to have them refused for all pairwise
+        comparisons. ``method`` is the former name of this argument (deprecated).
     k : int, optional
         Number of classifiers for "shaffer" and the Bergmann-Hommel forms (inferred from m = k(k-1)/2).
     pairs : sequence of (i, j), optional
@@ -537,41 +683,23 @@ def adjust(
     min_{j in I} p_j > alpha/|I|). Example: for p = (.02, .02, .0001, .02, .0001, .03) the last
     hypothesis gets 0.06 from the monotone form and 0.04 from the closed one.
     """
-    proc = _lookup(method, family)
+    if method is not None:
+        _deprecated("adjust(method=...)", "adjust(correction=...)")
+        correction = method
+    proc = lookup_procedure(correction, family)
     p = np.asarray(pvalues, dtype=float).ravel()
     if p.size == 0:
         return p.copy()
     if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         bad = p[~np.isfinite(p) | (p < 0) | (p > 1)][0]
         raise InputError(f"p-values must lie in [0, 1]; got {bad!r}.")
-    m = p.size
-    name = proc.name
-    if name == "nemenyi":
-        raise InputError(
-            "Nemenyi's APVs come from the studentized range of the mean-ranks statistic, not from p-values; "
-            "use compare_lib.posthoc(table, test='mean-ranks', correction='nemenyi'), or 'bonferroni' here."
-        )
-    if name in ("bonferroni", "bonferroni-dunn"):
-        adjusted = np.minimum(1.0, m * p)
-    elif name in ("holm", "hochberg", "hommel", "holland", "finner"):
-        rows = {"holm": holm_rows, "hochberg": hochberg_rows, "hommel": hommel_rows, "holland": holland_rows,
-                "finner": finner_rows}[name]
-        adjusted = rows(p[None, :])[0]
-    elif name == "li":
-        adjusted = li_apv(p)
-    elif name == "rom":
-        adjusted = rom_apv(p)
-    elif name == "shaffer":
-        kk = _infer_k(m, proc.label) if k is None else int(k)
-        if kk * (kk - 1) // 2 != m:
-            raise InputError(f"Shaffer's procedure with k = {kk} needs {kk * (kk - 1) // 2} p-values; got {m}.")
-        adjusted = _shaffer(p, kk)
-    else:  # bergmann-hommel, monotone or closed
-        kk = _infer_k(m, proc.label) if k is None else int(k)
-        if kk * (kk - 1) // 2 != m:
-            raise InputError(f"Bergmann-Hommel with k = {kk} needs {kk * (kk - 1) // 2} p-values; got {m}.")
-        adjusted = bergmann_hommel_raw(p, kk, _check_pairs(pairs, kk, m))
-        if name == "bergmann-hommel-closed":
-            return _finish(p, np.asarray(adjusted, dtype=float), monotone=False)
-    return _finish(p, np.asarray(adjusted, dtype=float))
+    reason = proc.unavailable(family, m=p.size)
+    if reason:
+        raise InputError(reason)
+    return apply_procedure(proc, Hypotheses(p, family, k, None if pairs is None else np.asarray(pairs), None))
 
+
+def _deprecated(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(f"{old} is deprecated; use {new}.", DeprecationWarning, stacklevel=3)

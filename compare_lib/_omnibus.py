@@ -15,25 +15,22 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .critical import dunnett_sf_many, studentized_range_sf_many
+from ._critical import dunnett_sf_many, studentized_range_sf_many
 from .data import ScoreTable, as_table
+from ._validation import check_choice
+from ._result import Result
 from .errors import ApproximationWarning, InputError
-from .exact import all_identical_probability, friedman_exact_sf
+from ._exact import all_identical_probability, friedman_exact_sf
 
 
-class _Result:
-    def to_dict(self) -> dict:
-        d = asdict(self)  # type: ignore[call-overload]
-        return {k: v for k, v in d.items() if not isinstance(v, (pd.Series, pd.DataFrame))}
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([self.to_dict()])
+#: The omnibus results share the library's result protocol (to_dict, to_frame, notes).
+_Result = Result
 
 
 FRIEDMAN_METHODS = ("asymptotic", "exact", "auto")
@@ -172,8 +169,7 @@ def friedman(table, *, tie_correction: bool = False, method: str = "asymptotic",
     Demšar's Table 6: chi2_F = 9.28 (p = 0.026); García & Herrera's Table 2: 39.647.
     """
     t = as_table(table, higher_is_better)
-    if method not in FRIEDMAN_METHODS:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(FRIEDMAN_METHODS)}.")
+    check_choice(method, FRIEDMAN_METHODS, "method")
     n, k = t.n_datasets, t.n_classifiers
     chi2, sum_squares, doubled = _friedman_parts(t, tie_correction)
     exact = _exact_p(doubled, sum_squares, method)
@@ -200,8 +196,7 @@ def iman_davenport(
     Demšar's Table 6: F_F = 3.69 with (3, 39) df; García & Herrera's Table 2: 14.309.
     """
     t = as_table(table, higher_is_better)
-    if method not in FRIEDMAN_METHODS:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(FRIEDMAN_METHODS)}.")
+    check_choice(method, FRIEDMAN_METHODS, "method")
     n, k = t.n_datasets, t.n_classifiers
     chi2, sum_squares, doubled = _friedman_parts(t, tie_correction)
     df1, df2 = k - 1, (k - 1) * (n - 1)

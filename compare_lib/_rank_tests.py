@@ -47,12 +47,13 @@ from scipy import stats
 
 from .data import ScoreTable, as_table
 from .errors import InputError
-from .omnibus import _Result
+from ._result import Result as _Result
+from ._result import PairwiseStatistics
 
 #: Cells (vector length x kernel length, summed over data sets) the exact rank-sum convolution may cost:
 #: under a second on a 2-core machine (bench/rank_tests.py). Beyond it the normal approximation with the
 #: exact variance is used, and said.
-EXACT_RANK_SUM_CELLS = 800_000_000
+from .limits import EXACT_RANK_SUM_CELLS  # noqa: E402
 
 #: Residuals closer than this fraction of the largest |score| count as ties in the aligned ranks, so
 #: that rounding noise in the data-set means never decides a rank (nor depends on the column order).
@@ -183,7 +184,7 @@ def quade(table, *, higher_is_better: bool | None = None) -> QuadeResult:
     Conover then puts the point in the critical region; here p is the exact probability of that
     agreement under the null, (k!/prod t!)^-(N-1), as for Iman-Davenport.
     """
-    from .exact import all_identical_probability
+    from ._exact import all_identical_probability
 
     t = as_table(table, higher_is_better)
     n, k = t.n_datasets, t.n_classifiers
@@ -208,7 +209,8 @@ def quade(table, *, higher_is_better: bool | None = None) -> QuadeResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# pairwise statistics: each returns (statistic, p, better index or -1, exact flags), vectorized over pairs
+# pairwise statistics: each returns PairwiseStatistics (statistic, p, better index or -1, exact flags),
+# vectorized over pairs
 
 
 def _better(diff: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -220,7 +222,7 @@ def _normal_p(z: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
 
 
-def aligned_ranks_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def aligned_ranks_z(t: ScoreTable, pairs) -> PairwiseStatistics:
     """z = (Rbar_b - Rbar_a) / sqrt(2 D / (N^2 (k-1))) of the aligned ranks (positive when a is better)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     doubled = _aligned_doubled_ranks(t)
@@ -231,10 +233,10 @@ def aligned_ranks_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.nd
     if within <= 0:
         raise InputError("The aligned-ranks statistic is undefined: no data set has different scores.")
     z = diff2 / (2.0 * math.sqrt(2.0 * within / (k - 1)))  # rank sums: Var(R_a - R_b) = 2 D / (k - 1)
-    return z, _normal_p(z), _better(diff2, pairs), np.ones(len(z), dtype=bool)
+    return PairwiseStatistics(z, _normal_p(z), _better(diff2, pairs), np.ones(len(z), dtype=bool))
 
 
-def quade_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def quade_z(t: ScoreTable, pairs) -> PairwiseStatistics:
     """z = (S_b - S_a) / sqrt(2 A / (k-1)) of Quade's weighted ranks (positive when a is better)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     q2, centred2 = _quade_parts(t)
@@ -245,10 +247,10 @@ def quade_z(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     if a <= 0:
         raise InputError("The Quade statistic is undefined: no data set has different scores.")
     z = diff4 / (4.0 * math.sqrt(2.0 * a / (k - 1)))
-    return z, _normal_p(z), _better(diff4, pairs), np.ones(len(z), dtype=bool)
+    return PairwiseStatistics(z, _normal_p(z), _better(diff4, pairs), np.ones(len(z), dtype=bool))
 
 
-def conover_t(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def conover_t(t: ScoreTable, pairs) -> PairwiseStatistics:
     """Conover's t = (R_b - R_a) / sqrt(2 (N A_1 - sum_j R_j^2) / ((N-1)(k-1))), (N-1)(k-1) df."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     n, k = t.n_datasets, t.n_classifiers
@@ -268,7 +270,7 @@ def conover_t(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     se = math.sqrt(2.0 * residual4 / 4.0 / df)
     tt = diff2 / (2.0 * se)
     p = np.minimum(1.0, 2 * stats.t.sf(np.abs(tt), df))
-    return tt, p, _better(diff2, pairs), np.ones(len(tt), dtype=bool)
+    return PairwiseStatistics(tt, p, _better(diff2, pairs), np.ones(len(tt), dtype=bool))
 
 
 def rank_sum_difference_distribution(doubled_ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -302,7 +304,7 @@ def rank_sum_difference_distribution(doubled_ranks: np.ndarray) -> tuple[np.ndar
     return support, pmf
 
 
-def rank_sum_exact(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def rank_sum_exact(t: ScoreTable, pairs) -> PairwiseStatistics:
     """Statistic R_b - R_a (Friedman rank sums; positive when a is better) with the exact two-sided
     p-value P(|R_a - R_b| >= observed) of Eisinga et al. (2017), or, beyond the work budget, the
     normal approximation with the exact variance (flagged as not exact)."""
@@ -321,11 +323,11 @@ def rank_sum_exact(t: ScoreTable, pairs) -> tuple[np.ndarray, np.ndarray, np.nda
         variance2 = 2.0 * k / (k - 1) * float((centred**2).mean(axis=1).sum())  # Var(2(R_a - R_b))
         z = observed / math.sqrt(variance2) if variance2 > 0 else np.where(observed > 0, np.inf, 0.0)
         p = np.minimum(1.0, 2 * stats.norm.sf(z))
-        return diff2 / 2.0, p, _better(diff2, pairs), np.zeros(len(diff2), dtype=bool)
+        return PairwiseStatistics(diff2 / 2.0, p, _better(diff2, pairs), np.zeros(len(diff2), dtype=bool))
     support, pmf = dist
     # P(|D| >= d): the distribution is symmetric; sum the upper tail from its small end.
     upper = np.cumsum(pmf[::-1])[::-1]  # upper[i] = P(D >= support[i])
     index = np.searchsorted(support, observed, side="left")
     tail = np.where(index < support.size, upper[np.minimum(index, support.size - 1)], 0.0)
     p = np.where(observed == 0, 1.0, np.minimum(1.0, 2 * tail))
-    return diff2 / 2.0, p, _better(diff2, pairs), np.ones(len(diff2), dtype=bool)
+    return PairwiseStatistics(diff2 / 2.0, p, _better(diff2, pairs), np.ones(len(diff2), dtype=bool))

@@ -18,18 +18,20 @@ verdict repeats across the seeds (consistency, almost consistency, R).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from ._validation import check_alpha
+from ._result import Result
 from .errors import InputError
-from .replicability import replicability_counts
-from .two_classifiers import ZERO_ERROR_NOTE, _check_alpha, t_from_moments
+from ._replicability import replicability_counts
+from ._two_classifiers import ZERO_ERROR_NOTE, t_from_moments
 
 
 @dataclass(frozen=True)
-class ResamplingTestResult:
+class ResamplingTestResult(Result):
     statistic: float
     pvalue: float
     df: int
@@ -37,8 +39,9 @@ class ResamplingTestResult:
     method: str
     note: str = ""  # why the test is undefined (p = NaN) when the differences do not vary
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return (self.note,) if self.note else ()
 
 
 def _t_result(mean: float, se2: float, df: int, method: str) -> ResamplingTestResult:
@@ -234,7 +237,7 @@ def fold_level_tests(
 
     Returns one row per (dataset, seed, test): scheme, runs, folds, statistic, p, reject.
     """
-    _check_alpha(alpha)
+    check_alpha(alpha)
     rows = []
     for g in fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
                          fold_col=fold_col):

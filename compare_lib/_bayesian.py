@@ -33,21 +33,22 @@ import pandas as pd
 from scipy import stats
 
 from .data import ScoreTable, as_table
+from ._result import Result
 from .errors import InputError
 
 PRIOR_PLACES = ("rope", "x", "y")
 #: Bounds of one call (each stated in its error message).
-MAX_SAMPLES = 1_000_000
+from .limits import MAX_POSTERIOR_SAMPLES as MAX_SAMPLES  # noqa: E402
 #: The signed-rank test costs O(samples x data sets) per pair (about 25 ns each for one pair, 1-2 ns
 #: per pair when all pairs share the weights): one call does at most this many units (tens of seconds).
-MAX_SIGNED_RANK_WORK = 2_000_000_000
+from .limits import MAX_SIGNED_RANK_WORK  # noqa: E402
 #: The sign test of all pairs draws samples x pairs Dirichlet vectors (about 150 ns each).
-MAX_SIGN_POSTHOC_WORK = 200_000_000
+from .limits import MAX_SIGN_POSTHOC_WORK  # noqa: E402
 DECISIONS = ("better", "equivalent", "undecided")
 
 
 @dataclass(frozen=True)
-class BayesianResult:
+class BayesianResult(Result):
     """The posterior probabilities of the three regions and what produced them.
 
     ``samples`` (n x 3, columns x better / rope / y better) are the posterior masses of the regions
@@ -62,18 +63,13 @@ class BayesianResult:
     rope: float
     prior_strength: float | None
     prior_place: str | None
-    n_samples: int
+    n_samples: int = field(metadata={"key": "samples"})
     seed: int | None
-    higher_is_better: bool
+    higher_is_better: bool = field(metadata={"to_dict": False})
     n: int
-    mc_se: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    samples: np.ndarray | None = field(default=None, repr=False, compare=False)
-    posterior: dict | None = field(default=None, repr=False, compare=False)
-
-    def to_dict(self) -> dict:
-        return {"p_x": self.p_x, "p_rope": self.p_rope, "p_y": self.p_y, "test": self.test, "rope": self.rope,
-                "prior_strength": self.prior_strength, "prior_place": self.prior_place, "samples": self.n_samples,
-                "seed": self.seed, "n": self.n}
+    mc_se: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), metadata={"to_dict": False})
+    samples: np.ndarray | None = field(default=None, repr=False, compare=False, metadata={"to_dict": False})
+    posterior: dict | None = field(default=None, repr=False, compare=False, metadata={"to_dict": False})
 
 
 def _differences(x, y, higher_is_better: bool) -> np.ndarray:
@@ -341,7 +337,7 @@ def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float = 0.0, 
     ratio (no ``n_train``/``n_test`` columns, none given) cannot be corrected: its probabilities are
     NaN and ``note`` says so.
     """
-    from .resampling import fold_groups
+    from ._resampling import fold_groups
 
     _check(rope, None, None, None)
     rows = []
@@ -456,7 +452,7 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
 
 
 #: Bounds of relevance_demo (each stated in its error message).
-MAX_DEMO_N = 5_000
+from .limits import MAX_RELEVANCE_DEMO_N as MAX_DEMO_N  # noqa: E402
 
 
 def relevance_demo(delta: float = 0.003, sd: float = 0.01, sizes=(10, 20, 50, 100, 200, 500, 1000),
@@ -474,7 +470,7 @@ def relevance_demo(delta: float = 0.003, sd: float = 0.01, sizes=(10, 20, 50, 10
     if not (math.isfinite(delta) and math.isfinite(sd) and sd > 0):
         raise InputError("delta must be a number and sd a positive number.")
     _check(rope, 0.6, "rope", samples)
-    from .two_classifiers import wilcoxon
+    from ._two_classifiers import wilcoxon
 
     rng = np.random.default_rng(seed)
     d = delta + sd * rng.standard_normal(max(sizes))

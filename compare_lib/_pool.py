@@ -24,6 +24,7 @@ when |R_a - R_b| / sqrt(m(m+1)/(6N)) >= z*, the upper alpha/(m(m-1)) normal quan
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, compress
 from typing import Callable
@@ -32,28 +33,38 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .adjust import holm_rows
-from .critical import nemenyi_q
+from ._adjust import holm_rows
+from ._critical import nemenyi_q
 from .data import ScoreTable, as_table
 from .errors import InputError
 from .ranks import win_fraction
-from .two_classifiers import _check_alpha, sign_test_rows, wilcoxon_rows
+from ._two_classifiers import sign_test_rows, wilcoxon_rows
+from ._result import FrameResult
+from ._pairwise_tests import DEFAULT_TEST, PAIRWISE_TESTS, mean_ranks_test
+from ._validation import check_alpha, check_choice
 
-POOL_PROCEDURES = ("bonferroni", "nemenyi", "holm")
+POOL_CORRECTIONS = ("bonferroni", "nemenyi", "holm")
 #: Bounds of pool_power_simulation (each stated in its error message).
-MAX_SIMULATION_REPS = 100_000
-MAX_SIMULATION_N = 2_000
-MAX_SIMULATION_ALGORITHMS = 30
+from .limits import MAX_SIMULATION_ALGORITHMS, MAX_SIMULATION_N, MAX_SIMULATION_REPS  # noqa: E402
 #: Pools are listed one by one only up to this many classifiers (2^(k-2) pools per pair).
-MAX_ENUMERATED_POOL_K = 22
+from .limits import MAX_ENUMERATED_POOL_K  # noqa: E402
 #: Holm within every pool needs every pair of every pool; this bounds the work.
-MAX_HOLM_POOL_K = 14
+from .limits import MAX_HOLM_POOL_K  # noqa: E402
 
 
-def _check(t: ScoreTable, alpha: float, procedure: str, pair: tuple[str, str] | None = None) -> None:
-    _check_alpha(alpha)
-    if procedure not in POOL_PROCEDURES:
-        raise InputError(f"procedure={procedure!r} is not known; choose one of {', '.join(POOL_PROCEDURES)}.")
+def _renamed_correction(correction: str, procedure: str | None, where: str) -> str:
+    """``procedure=`` is the former name of ``correction=`` (kept working for a release)."""
+    if procedure is None:
+        return correction
+    from ._adjust import _deprecated
+
+    _deprecated(f"{where}(procedure=...)", f"{where}(correction=...)")
+    return check_choice(procedure, POOL_CORRECTIONS, "procedure")
+
+
+def _check(t: ScoreTable, alpha: float, correction: str, pair: tuple[str, str] | None = None) -> None:
+    check_alpha(alpha)
+    check_choice(correction, POOL_CORRECTIONS, "correction")
     if pair is not None:
         a, b = pair
         for name in (a, b):
@@ -69,7 +80,7 @@ def _units(t: ScoreTable) -> np.ndarray:
     return np.rint(w * 2 * t.n_datasets).astype(np.int64)
 
 
-def critical_rank_difference(m: int, n: int, alpha: float = 0.05, procedure: str = "bonferroni") -> float:
+def critical_rank_difference(m: int, n: int, alpha: float = 0.05, correction: str = "bonferroni") -> float:
     """The |R_a - R_b| a pool of m classifiers needs for a rejection (Benavoli et al., eq. 4).
 
     "bonferroni": z* = Phi^{-1}(1 - alpha/(m(m-1))) as in the paper; "nemenyi": the studentized range
@@ -78,15 +89,15 @@ def critical_rank_difference(m: int, n: int, alpha: float = 0.05, procedure: str
     if m < 2:
         raise InputError(f"A pool needs at least 2 classifiers, got m = {m}.")
     se = math.sqrt(m * (m + 1) / (6 * n))
-    if procedure == "nemenyi":
+    if correction == "nemenyi":
         return nemenyi_q(m, alpha) * se
     return float(stats.norm.isf(alpha / (m * (m - 1)))) * se
 
 
 @lru_cache(maxsize=256)
-def _critical_units(m: int, n: int, alpha: float, procedure: str) -> int:
+def _critical_units(m: int, n: int, alpha: float, correction: str) -> int:
     """Smallest integer |2N (R_a - R_b)| that rejects in a pool of m (exact integer comparison)."""
-    return int(math.ceil(critical_rank_difference(m, n, alpha, procedure) * 2 * n - 1e-9))
+    return int(math.ceil(critical_rank_difference(m, n, alpha, correction) * 2 * n - 1e-9))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,7 +124,7 @@ def _size_sum_counts(steps: np.ndarray) -> tuple[np.ndarray, int]:
     return counts, offset
 
 
-def pool_counts(table, a: str, b: str, alpha: float = 0.05, *, procedure: str = "bonferroni",
+def pool_counts(table, a: str, b: str, alpha: float = 0.05, *, correction: str = "bonferroni", procedure: str | None = None,
                 higher_is_better: bool | None = None) -> pd.DataFrame:
     """For each pool size m = 2..k: how many pools contain a and b and how many reject a vs b.
 
@@ -121,26 +132,27 @@ def pool_counts(table, a: str, b: str, alpha: float = 0.05, *, procedure: str = 
     Bonferroni (Benavoli et al.) and Nemenyi critical values. Columns: size, pools, rejections,
     fraction. Benavoli et al.'s Table 1 is this table for sizes 4, 5 and 6.
     """
+    correction = _renamed_correction(correction, procedure, "pool_counts")
     t = as_table(table, higher_is_better)
-    _check(t, alpha, procedure, (a, b))
-    if procedure == "holm":
-        frame = pool_sensitivity(t, a, b, alpha, procedure="holm")
+    _check(t, alpha, correction, (a, b))
+    if correction == "holm":
+        frame = pool_sensitivity(t, a, b, alpha, correction="holm")
         grouped = frame.groupby("size")["reject"].agg(pools="count", rejections="sum").reset_index()
         grouped["rejections"] = grouped["rejections"].astype(int)
         grouped["fraction"] = grouped["rejections"] / grouped["pools"]
         return grouped
     pools, rejections = _count_pools(_units(t), t.classifiers.index(a), t.classifiers.index(b), t.n_datasets,
-                                     float(alpha), procedure)
+                                     float(alpha), correction)
     frame = pd.DataFrame({"size": np.arange(2, t.n_classifiers + 1), "pools": pools, "rejections": rejections})
     frame["fraction"] = frame["rejections"] / frame["pools"]
     return frame
 
 
 #: Cells (pool sizes x reachable rank-sum differences) of one exact count.
-MAX_COUNT_CELLS = 40_000_000
+from .limits import MAX_COUNT_CELLS  # noqa: E402
 
 
-def _count_pools(u: np.ndarray, ia: int, ib: int, n: int, alpha: float, procedure: str) -> tuple[np.ndarray, np.ndarray]:
+def _count_pools(u: np.ndarray, ia: int, ib: int, n: int, alpha: float, correction: str) -> tuple[np.ndarray, np.ndarray]:
     """Pools and rejections of ia vs ib per pool size 2..k, by dynamic programming over the rank sums.
 
     The steps are divided by their greatest common divisor (with d0), which keeps the table small when
@@ -162,12 +174,12 @@ def _count_pools(u: np.ndarray, ia: int, ib: int, n: int, alpha: float, procedur
         )
     counts, offset = _size_sum_counts(steps)
     values = np.abs(np.arange(counts.shape[1]) - offset + d0)
-    crit = np.array([-(-_critical_units(m, n, alpha, procedure) // g) for m in range(2, k + 1)])
+    crit = np.array([-(-_critical_units(m, n, alpha, correction) // g) for m in range(2, k + 1)])
     hits = values[None, :] >= crit[:, None]
     return counts.sum(axis=1), (counts * hits).sum(axis=1)
 
 
-def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bonferroni",
+def pool_sensitivity_matrix(table, alpha: float = 0.05, *, correction: str = "bonferroni", procedure: str | None = None,
                             higher_is_better: bool | None = None,
                             progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """k x k matrix: for each pair, the fraction of pools containing it whose mean-ranks verdict differs
@@ -176,9 +188,10 @@ def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bon
     Counted exactly without listing pools (works for k = 40). Pools of every size from 2 (the pair
     alone) to k are counted, each pool once.
     """
+    correction = _renamed_correction(correction, procedure, "pool_sensitivity_matrix")
     t = as_table(table, higher_is_better)
-    _check(t, alpha, procedure)
-    if procedure == "holm":
+    _check(t, alpha, correction)
+    if correction == "holm":
         raise InputError("The sensitivity matrix is counted exactly for 'bonferroni' and 'nemenyi'; Holm needs "
                          "every pool listed: use pool_sensitivity() for one pair.")
     k = t.n_classifiers
@@ -187,7 +200,7 @@ def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bon
     pairs = list(combinations(range(k), 2))
     u = _units(t)
     for step, (i, j) in enumerate(pairs):
-        pools, rejections = _count_pools(u, i, j, t.n_datasets, float(alpha), procedure)
+        pools, rejections = _count_pools(u, i, j, t.n_datasets, float(alpha), correction)
         full = bool(rejections[-1])
         total = pools.sum()
         agree = rejections.sum() if full else total - rejections.sum()
@@ -195,7 +208,7 @@ def pool_sensitivity_matrix(table, alpha: float = 0.05, *, procedure: str = "bon
         if progress is not None:
             progress((step + 1) / len(pairs))
     frame = pd.DataFrame(out, index=names, columns=names)
-    frame.attrs.update(alpha=float(alpha), procedure=procedure)
+    frame.attrs.update(alpha=float(alpha), correction=correction)
     return frame
 
 
@@ -211,7 +224,7 @@ def _pool_masks(n_others: int) -> np.ndarray:
     return bits[order]
 
 
-def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: str = "bonferroni",
+def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, correction: str = "bonferroni", procedure: str | None = None,
                      require_friedman: bool = False, tie_correction: bool = False,
                      higher_is_better: bool | None = None) -> pd.DataFrame:
     """The mean-ranks verdict on a vs b in every pool (set of classifiers) that contains both.
@@ -219,19 +232,20 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
     One row per pool, built vectorized (k = 20 gives 262,144 rows): ``pool`` (tuple of names, in
     table order), ``size``, ``mean_rank_a``, ``mean_rank_b``, ``z`` (positive when a ranks better),
     ``critical`` (the |z| needed; NaN for Holm, whose threshold depends on the other pairs), ``reject``; with ``require_friedman`` also ``friedman_p`` and the
-    verdict counts as a rejection only if the pool's Friedman test rejects at alpha. ``procedure`` is
+    verdict counts as a rejection only if the pool's Friedman test rejects at alpha. ``correction`` is
     "bonferroni" (Benavoli et al.), "nemenyi", or "holm" (Holm over all pairs of the pool, at most
     :data:`MAX_HOLM_POOL_K` classifiers). The last row is the full pool.
     """
+    correction = _renamed_correction(correction, procedure, "pool_sensitivity")
     t = as_table(table, higher_is_better)
-    _check(t, alpha, procedure, (a, b))
+    _check(t, alpha, correction, (a, b))
     k, n = t.n_classifiers, t.n_datasets
     if k > MAX_ENUMERATED_POOL_K:
         raise InputError(
             f"Listing every pool of {k} classifiers ({2 ** (k - 2):,} per pair) is too large; the limit is "
             f"k = {MAX_ENUMERATED_POOL_K}. pool_counts() and pool_sensitivity_matrix() count them exactly instead."
         )
-    if procedure == "holm" and k > MAX_HOLM_POOL_K:
+    if correction == "holm" and k > MAX_HOLM_POOL_K:
         raise InputError(f"Holm within every pool is limited to k = {MAX_HOLM_POOL_K} classifiers; use 'bonferroni'.")
     names = t.classifiers
     ia, ib = names.index(a), names.index(b)
@@ -247,15 +261,15 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
     diff_units = rank_units[:, ib] - rank_units[:, ia]  # > 0 when a ranks better (lower)
     se = np.sqrt(sizes * (sizes + 1) / (6 * n))
     z = diff_units / (2 * n) / se
-    if procedure == "holm":
+    if correction == "holm":
         reject, critical = _holm_in_pools(rank_units, member, sizes, ia, ib, n, alpha)
     else:
         sizes_used = range(2, k + 1)
         crit_units = np.zeros(k + 1, dtype=np.int64)
-        crit_units[2:] = [_critical_units(m, n, float(alpha), procedure) for m in sizes_used]
+        crit_units[2:] = [_critical_units(m, n, float(alpha), correction) for m in sizes_used]
         reject = np.abs(diff_units) >= crit_units[sizes]
         crit_diff = np.zeros(k + 1)
-        crit_diff[2:] = [critical_rank_difference(m, n, alpha, procedure) for m in sizes_used]
+        crit_diff[2:] = [critical_rank_difference(m, n, alpha, correction) for m in sizes_used]
         critical = crit_diff[sizes] / se
     frame = pd.DataFrame(
         {
@@ -275,7 +289,7 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, procedure: s
             raise InputError("tie_correction with require_friedman needs the ranks of every pool; not supported.")
         frame["friedman_p"] = stats.chi2.sf(np.maximum(chi2, 0), sizes - 1)
         frame["reject"] = frame["reject"] & (frame["friedman_p"] <= alpha)
-    frame.attrs.update(a=a, b=b, alpha=float(alpha), procedure=procedure, require_friedman=require_friedman)
+    frame.attrs.update(a=a, b=b, alpha=float(alpha), correction=correction, require_friedman=require_friedman)
     return frame
 
 
@@ -327,8 +341,19 @@ def smallest_flip(frame: pd.DataFrame, pool: tuple[str, ...] | list[str]) -> pd.
 # one pool: every pair under mean ranks versus Wilcoxon and sign
 
 
-def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, procedure: str = "bonferroni",
-                  statistic: str = "mean-ranks", higher_is_better: bool | None = None) -> pd.DataFrame:
+@dataclass(frozen=True, eq=False)
+class PoolVerdictsResult(FrameResult):
+    """Every pair of one pool under the mean-ranks, Wilcoxon and sign tests (:func:`pool_verdicts`)."""
+
+    pool: tuple = ()
+    alpha: float = 0.05
+    correction: str = "bonferroni"
+    statistic: str = DEFAULT_TEST
+
+
+def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, correction: str = "bonferroni",
+                  procedure: str | None = None, statistic: str = DEFAULT_TEST, higher_is_better: bool | None = None,
+                  as_result: bool = False):
     """Every pair of ``pool`` under the mean-ranks, Wilcoxon and sign tests, next to the full pool.
 
     The same correction is used for all three (Bonferroni over the pool's m(m-1)/2 pairs, or the
@@ -343,8 +368,10 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     Bonferroni over the pool's pairs (Nemenyi's studentized range exists for mean ranks only): columns
     ``stat_<name>``, ``p_<name>``, ``reject_<name>``, ``stat_<name>_full``, ``reject_<name>_full`` and
     ``changed_<name>``, with ``<name>`` the statistic's name with "_" for "-". So a teacher can show that
-    these share the mean-ranks paradox. ``attrs["statistic"]`` names it.
+    these share the mean-ranks paradox. ``attrs["statistic"]`` names it. ``procedure`` is the former name of
+    ``correction``; ``as_result=True`` returns a :class:`PoolVerdictsResult`.
     """
+    correction = _renamed_correction(correction, procedure, "pool_verdicts")
     t = as_table(table, higher_is_better)
     pool = list(t.classifiers if pool is None else pool)
     if len(pool) < 2:
@@ -355,7 +382,7 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
         raise InputError(f"{unknown[0]!r} is not among the classifiers of the table; pick the pool from them.")
     if len(set(pool)) != len(pool):
         raise InputError("The pool names a classifier twice; list each classifier once.")
-    _check(t, alpha, "nemenyi" if procedure == "nemenyi" else "bonferroni")
+    _check(t, alpha, "nemenyi" if correction == "nemenyi" else "bonferroni")
 
     n = t.n_datasets
     index = {name: i for i, name in enumerate(t.classifiers)}
@@ -372,14 +399,14 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
 
     def verdicts(diff: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         z = diff / (2 * n * math.sqrt(size * (size + 1) / (6 * n)))  # > 0 when a ranks better
-        reject = np.abs(diff) >= _critical_units(size, n, float(alpha), procedure)
+        reject = np.abs(diff) >= _critical_units(size, n, float(alpha), correction)
         return z, np.minimum(1.0, 2 * stats.norm.sf(np.abs(z))), reject
 
     z_here, p_here, rej_here = verdicts(rank_diff_units(members), m)
     z_full, _, rej_full = verdicts(rank_diff_units(np.arange(k)), k)
     # Wilcoxon and sign p-values depend on the pair only: the post-hoc families of the full table
     # (computed once per table and shared with the post-hoc functions), looked up for the pool's pairs.
-    from .posthoc import _family
+    from ._posthoc import _family
 
     lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
     position = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # each pair's row in the full table's family
@@ -387,27 +414,25 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     def pair_p(test: str) -> np.ndarray:
         return _family(t, test, None, "demsar", "auto").p[position]
 
-    wil = pair_p("wilcoxon")
-    sgn = pair_p("sign")
+    # The statistics that look at the two classifiers only (Wilcoxon, sign): key -> p of each pair.
+    alone = {name.replace("-", "_"): pair_p(name) for name, spec in PAIRWISE_TESTS.items() if not spec.pool_dependent}
     n_hyp, full_hyp = m * (m - 1) // 2, k * (k - 1) // 2
     names = np.asarray(pool, dtype=object)
-    frame = pd.DataFrame({
-        "a": names[a_idx], "b": names[b_idx],
-        "z_mean_ranks": z_here, "p_mean_ranks": p_here, "reject_mean_ranks": rej_here,
-        "p_wilcoxon": wil, "reject_wilcoxon": np.minimum(1.0, n_hyp * wil) <= alpha,
-        "p_sign": sgn, "reject_sign": np.minimum(1.0, n_hyp * sgn) <= alpha,
-        "z_mean_ranks_full": z_full, "reject_mean_ranks_full": rej_full,
-        "reject_wilcoxon_full": np.minimum(1.0, full_hyp * wil) <= alpha,
-        "reject_sign_full": np.minimum(1.0, full_hyp * sgn) <= alpha,
-    })
-    for test in ("mean_ranks", "wilcoxon", "sign"):
+    columns = {"a": names[a_idx], "b": names[b_idx],
+               "z_mean_ranks": z_here, "p_mean_ranks": p_here, "reject_mean_ranks": rej_here}
+    for key, p in alone.items():
+        columns[f"p_{key}"] = p
+        columns[f"reject_{key}"] = np.minimum(1.0, n_hyp * p) <= alpha
+    columns.update({"z_mean_ranks_full": z_full, "reject_mean_ranks_full": rej_full})
+    for key, p in alone.items():
+        columns[f"reject_{key}_full"] = np.minimum(1.0, full_hyp * p) <= alpha
+    frame = pd.DataFrame(columns)
+    for test in ("mean_ranks", *alone):
         frame[f"changed_{test}"] = frame[f"reject_{test}"] != frame[f"reject_{test}_full"]
-    if statistic != "mean-ranks":
-        from .posthoc import PAIRWISE_TESTS
-
+    if statistic != mean_ranks_test().name:
         spec = PAIRWISE_TESTS.get(statistic)
         if spec is None or not spec.pool_dependent:
-            choices = ", ".join(x for x, v in PAIRWISE_TESTS.items() if v.pool_dependent and x != "mean-ranks")
+            choices = ", ".join(x for x, v in PAIRWISE_TESTS.items() if v.pool_dependent and not v.mean_ranks)
             raise InputError(f"statistic={statistic!r} is not a pool-dependent statistic; choose one of {choices}.")
         key = statistic.replace("-", "_")
         fam_pool = _family(t.subset(pool), statistic, None, "demsar", "auto")  # pairs in pool order
@@ -419,8 +444,9 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
         frame[f"stat_{key}_full"] = fam_full.stat[position] * sign
         frame[f"reject_{key}_full"] = np.minimum(1.0, full_hyp * fam_full.p[position]) <= alpha
         frame[f"changed_{key}"] = frame[f"reject_{key}"] != frame[f"reject_{key}_full"]
-    frame.attrs.update(pool=tuple(pool), alpha=float(alpha), procedure=procedure, statistic=statistic)
-    return frame
+    result = PoolVerdictsResult(frame=frame, pool=tuple(pool), alpha=float(alpha), correction=correction,
+                                statistic=statistic)
+    return result if as_result else result.to_frame()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,7 +480,7 @@ def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps:
         )
     n, reps = int(n), int(reps)
     chunk = max(1, min(int(chunk), 2_000_000 // (n * k)))  # at most ~2 million simulated scores in memory
-    _check_alpha(alpha)
+    check_alpha(alpha)
     rng = np.random.default_rng(seed)
     z_crit = stats.norm.isf(alpha / 2)
     se = math.sqrt(k * (k + 1) / (6 * n))
@@ -481,7 +507,7 @@ def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps:
     return frame
 
 
-def pool_dependence(table, alpha: float = 0.05, *, procedure: str = "bonferroni", sizes=None,
+def pool_dependence(table, alpha: float = 0.05, *, correction: str = "bonferroni", procedure: str | None = None, sizes=None,
                     higher_is_better: bool | None = None) -> pd.DataFrame:
     """Pairs whose mean-ranks verdict depends on the pool, with counts per pool size (Benavoli et al., Table 1).
 
@@ -489,13 +515,14 @@ def pool_dependence(table, alpha: float = 0.05, *, procedure: str = "bonferroni"
     and others do not; a column per size holds "rejections/pools", or "-" where every pool of that
     size agrees. Counted exactly (see :func:`pool_counts`).
     """
+    correction = _renamed_correction(correction, procedure, "pool_dependence")
     t = as_table(table, higher_is_better)
-    _check(t, alpha, procedure)
+    _check(t, alpha, correction)
     k = t.n_classifiers
     sizes = list(range(3, k + 1)) if sizes is None else [int(s) for s in sizes]
     rows = []
     for a, b in combinations(t.classifiers, 2):
-        counts = pool_counts(t, a, b, alpha, procedure=procedure).set_index("size")
+        counts = pool_counts(t, a, b, alpha, correction=correction).set_index("size")
         cells = {}
         depends = False
         for s in sizes:
@@ -508,5 +535,5 @@ def pool_dependence(table, alpha: float = 0.05, *, procedure: str = "bonferroni"
         if depends:
             rows.append({"a": a, "b": b, "full pool": "reject" if counts["rejections"].iloc[-1] else "retain", **cells})
     frame = pd.DataFrame(rows, columns=["a", "b", "full pool", *[f"{s - 2} others" for s in sizes]])
-    frame.attrs.update(alpha=float(alpha), procedure=procedure)
+    frame.attrs.update(alpha=float(alpha), correction=correction)
     return frame

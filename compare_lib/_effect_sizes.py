@@ -18,23 +18,24 @@ d = score(a) - score(b) for higher-is-better scores and score(b) - score(a) for 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
 from .data import as_table
+from ._result import Result
 from .errors import InputError
 from .ranks import average_ranks
-from .two_classifiers import EXACT_WILCOXON_MAX_N, signed_rank_null_cdf
+from ._two_classifiers import EXACT_WILCOXON_MAX_N, signed_rank_null_cdf
 
 #: Walsh averages are listed up to this many; beyond, order statistics are found by counting.
 _MAX_LISTED_WALSH = 2_000_000
 
 
 @dataclass(frozen=True)
-class EffectSizes:
+class EffectSizes(Result):
     """Paired effect sizes of ``a`` versus ``b`` (positive favours a); intervals at ``level``."""
 
     a: str
@@ -50,9 +51,6 @@ class EffectSizes:
     prob_superiority: float
     prob_superiority_ci: tuple[float, float]
     level: float = 0.95
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def _walsh_kth(d_sorted: np.ndarray, k: int) -> float:
@@ -144,7 +142,7 @@ def _wilson(p: np.ndarray, n: int, level: float) -> tuple[np.ndarray, np.ndarray
 _WALSH_CHUNK = 4_000_000
 #: Hodges-Lehmann estimates of all pairs are computed while pairs x N(N+1)/2 Walsh averages stay below
 #: this (about ten seconds); beyond, those columns are left empty with a note saying so.
-MAX_WALSH_WORK = 300_000_000
+from .limits import MAX_WALSH_WORK  # noqa: E402
 
 
 def _walsh_order_statistics(d: np.ndarray, ks: list[int]) -> np.ndarray:
@@ -243,7 +241,7 @@ def effect_sizes(table, a: str, b: str, *, level: float = 0.95, higher_is_better
 
 
 #: Effect sizes of every pair are computed up to this many pairs (the page draws up to 60 classifiers).
-MAX_EFFECT_PAIRS = 5_000
+from .limits import MAX_EFFECT_PAIRS  # noqa: E402
 
 
 def _pair_frame(t, first: np.ndarray, second: np.ndarray, level: float, *,

@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .adjust import hochberg_rows, holm_rows, hommel_rows
-from .critical import dunnett_sf_many, rank_standard_error, studentized_range_sf_many
+from ._adjust import hochberg_rows, holm_rows, hommel_rows
+from ._critical import dunnett_sf_many, rank_standard_error, studentized_range_sf_many
 from .data import as_table
+from ._validation import check_alpha
+from ._result import Result
 from .errors import InputError
-from .omnibus import anova_rows, friedman_from_doubled_sums
-from .two_classifiers import _check_alpha, paired_t_rows, sign_test_rows, wilcoxon_rows
+from ._omnibus import anova_rows, friedman_from_doubled_sums
+from ._two_classifiers import paired_t_rows, sign_test_rows, wilcoxon_rows
 
 # ---------------------------------------------------------------------------------------------
 # measures
@@ -58,7 +60,7 @@ def replicability_p(pvalues) -> float:
 
 
 @dataclass(frozen=True)
-class ReplicabilityResult:
+class ReplicabilityResult(Result):
     """Bouckaert & Frank's summary over data sets of n repeated outcomes each.
 
     ``consistent``: data sets whose n outcomes are all equal; ``almost_consistent``: at most one
@@ -70,12 +72,7 @@ class ReplicabilityResult:
     R: float
     n_datasets: int
     n_repetitions: int
-    per_dataset: tuple[float, ...]
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d.pop("per_dataset")
-        return d
+    per_dataset: tuple[float, ...] = field(metadata={"to_dict": False})
 
 
 def replicability(outcomes) -> ReplicabilityResult:
@@ -119,9 +116,8 @@ def replicability_counts(rejections, n: int) -> ReplicabilityResult:
 
 
 #: Bounds of selection_experiment (each stated in its error message).
-MAX_SAMPLES = 50_000
-MAX_BIASES = 201
-MAX_SAMPLE_CELLS = 20_000_000
+from .limits import MAX_REPLICABILITY_BIASES as MAX_BIASES, MAX_REPLICABILITY_SAMPLE_CELLS as MAX_SAMPLE_CELLS  # noqa: E402
+from .limits import MAX_REPLICABILITY_SAMPLES as MAX_SAMPLES  # noqa: E402
 
 SELECTION_TESTS = {
     "t-test": "two classifiers",
@@ -253,7 +249,7 @@ def selection_experiment(
     is called with the fraction done after each bias.
     """
     t = as_table(table, higher_is_better)
-    _check_alpha(alpha)
+    check_alpha(alpha)
     names = t.classifiers
     for name in (a, b):
         if name not in names:

@@ -12,19 +12,20 @@ data sets where ``y`` is better), never the p-value.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import stats
 
+from ._validation import check_alpha, check_choice
+from ._result import Result
 from .errors import InputError
 from .ranks import average_ranks
 
 WILCOXON_ZERO_METHODS = ("demsar", "zsplit", "wilcox", "pratt")
 WILCOXON_METHODS = ("auto", "exact", "approx")
 #: Up to this many differences ``method="auto"`` computes the exact distribution.
-EXACT_WILCOXON_MAX_N = 50
+from .limits import EXACT_WILCOXON_MAX_N  # noqa: E402
 
 
 def _pair(x, y, what: str = "scores") -> tuple[np.ndarray, np.ndarray]:
@@ -47,12 +48,7 @@ def _pair(x, y, what: str = "scores") -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-class _Result:
-    def to_dict(self) -> dict:
-        return asdict(self)  # type: ignore[call-overload]
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([self.to_dict()])
+_Result = Result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +83,7 @@ def sign_test_critical_wins(n: int, alpha: float = 0.05, *, method: str = "norma
     N = 14, 19, 21, 24 at 0.10) differ from the rule by one win in the table itself. ``method="exact"`` is the smallest w with
     exact two-sided binomial p <= alpha (``n + 1`` if no number of wins reaches it).
     """
-    _check_alpha(alpha)
+    check_alpha(alpha)
     if int(n) != n or n < 1:
         raise InputError(f"n must be a positive whole number of data sets, got {n!r}.")
     n = int(n)
@@ -137,7 +133,7 @@ def sign_test(x, y, *, higher_is_better: bool = True, alpha: float = 0.05) -> Si
     critical value 11 at 0.05; the exact binomial p is 0.057.
     """
     a, b = _pair(x, y)
-    _check_alpha(alpha)
+    check_alpha(alpha)
     d = (b - a) if higher_is_better else (a - b)
     r = {key: value[0] for key, value in sign_test_rows(d[None, :]).items()}
     n = int(r["n"])
@@ -236,7 +232,7 @@ def _exact_signed_rank_p(doubled_free: np.ndarray, s2: np.ndarray) -> np.ndarray
 
 
 #: Work (distinct tie patterns x steps x reachable sums) of the exact distributions of one call.
-EXACT_WILCOXON_WORK = 400_000_000
+from .limits import EXACT_WILCOXON_WORK  # noqa: E402
 
 
 def _within_exact_budget(doubled: np.ndarray, candidates: np.ndarray) -> np.ndarray | bool:
@@ -266,10 +262,8 @@ def wilcoxon_rows(d: np.ndarray, *, zero_method: str = "demsar", method: str = "
     tied ranks when the distinct tie patterns of one call are too many to enumerate within the work
     budget (see :func:`_within_exact_budget`); ``exact`` says which rows got which.
     """
-    if zero_method not in WILCOXON_ZERO_METHODS:
-        raise InputError(f"zero_method={zero_method!r} is not known; choose one of {', '.join(WILCOXON_ZERO_METHODS)}.")
-    if method not in WILCOXON_METHODS:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(WILCOXON_METHODS)}.")
+    check_choice(zero_method, WILCOXON_ZERO_METHODS, "zero_method")
+    check_choice(method, WILCOXON_METHODS, "method")
     d = np.atleast_2d(np.asarray(d, dtype=float))
     rows, n_all = d.shape
     zero = d == 0
@@ -363,6 +357,10 @@ class TTestResult(_Result):
     relative: bool
     note: str = ""
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return (self.note,) if self.note else ()
+
 
 #: Why a t or F test is undefined when its error term is zero.
 ZERO_ERROR_NOTE = (
@@ -428,7 +426,3 @@ def t_from_moments(mean, se2, df):
         return float(t[0]), float(p[0])
     return t, p
 
-
-def _check_alpha(alpha: float) -> None:
-    if not (isinstance(alpha, (int, float, np.floating)) and 0 < float(alpha) < 1):
-        raise InputError(f"alpha must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")

@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import interpolate, special, stats
 
+from ._validation import check_choice
 from .errors import InputError
 
 CD_METHODS = ("nemenyi", "bonferroni-dunn")
@@ -227,7 +228,7 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
     elif method == "bonferroni-dunn":
         q = bonferroni_dunn_q(int(k), float(alpha))
     else:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(CD_METHODS)}.")
+        check_choice(method, CD_METHODS, "method")
     return q * rank_standard_error(int(k), n)
 
 

@@ -33,20 +33,21 @@ from typing import Sequence
 
 import numpy as np
 
+from ._validation import check_choice
 from .errors import InputError
 
 #: Enumerating partitions beyond this k takes too much memory and time (Bell(13) = 27.6 million).
-MAX_ENUMERATED_K = 12
+from .limits import MAX_ENUMERATED_K  # noqa: E402
 #: Up to this k the enumeration is the faster of the two Bergmann-Hommel methods.
 ENUMERATE_UP_TO_K = 10
 #: The clique search takes (worst of seeded tables, bench/bergmann_hommel.py) 0.26 s at k = 12, 0.7 s at 13,
 #: 2.1 s at 14, 6.3 s at 15 and 22 s at 16: beyond 15 Shaffer's procedure is the practical choice.
-MAX_BERGMANN_HOMMEL_K = 15
+from .limits import MAX_BERGMANN_HOMMEL_K  # noqa: E402
 BERGMANN_HOMMEL_METHODS = ("auto", "enumerate", "cliques")
 
 
 #: Bell(k) by the Bell triangle costs k^2/2 additions of integers of up to ~k log k bits.
-MAX_BELL_K = 2000
+from .limits import MAX_BELL_K  # noqa: E402
 
 
 def bell_number(k: int) -> int:
@@ -262,8 +263,7 @@ def bergmann_hommel_raw(p, k: int, pairs: Sequence[tuple[int, int]], method: str
 def _cached_raw(p_bytes: bytes, k: int, pairs_bytes: bytes, method: str) -> np.ndarray:
     p = np.frombuffer(p_bytes, dtype=float).copy()
     pairs = [tuple(x) for x in np.frombuffer(pairs_bytes, dtype=np.int64).reshape(-1, 2).tolist()]
-    if method not in BERGMANN_HOMMEL_METHODS:
-        raise InputError(f"method={method!r} is not known; choose one of {', '.join(BERGMANN_HOMMEL_METHODS)}.")
+    check_choice(method, BERGMANN_HOMMEL_METHODS, "method")
     if k > MAX_BERGMANN_HOMMEL_K:
         raise InputError(
             f"Bergmann-Hommel with k = {k} classifiers would take too long (the limit is k = "

@@ -1,0 +1,100 @@
+"""One result protocol for the whole library.
+
+Every result a public function returns offers ``to_dict()`` (its scalar fields, for JSON and reports),
+``to_frame()`` (a tidy DataFrame) and ``notes`` (a tuple of plain sentences: approximations used,
+what was dropped, why a value is undefined). Results of the table-sized analyses (post-hoc, APV table,
+verdicts, pool verdicts) are :class:`FrameResult` objects that carry their provenance as fields and
+give the very DataFrame the functions have always returned on request.
+
+Pairwise kernels return :class:`PairwiseStatistics`, one array per quantity over the m pairs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+
+class PairwiseStatistics(NamedTuple):
+    """What a pairwise statistic gives for m pairs (a, b): the statistic, the two-sided p-value, the
+    index of the better classifier of each pair (-1 when tied) and whether each p-value is exact (False
+    where a work budget made it fall back to an approximation)."""
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    better: np.ndarray
+    exact: np.ndarray
+
+
+def _plain(value: Any) -> bool:
+    return not isinstance(value, (pd.Series, pd.DataFrame, np.ndarray))
+
+
+class Result:
+    """Base of every result: ``to_dict``, ``to_frame`` and ``notes``.
+
+    ``to_dict`` keeps the dataclass fields that are not arrays or tables (a field can leave it with
+    ``metadata={"to_dict": False}`` or rename itself with ``metadata={"key": "..."}``); ``to_frame`` is
+    that dictionary as a one-row DataFrame unless a result defines its own table.
+    """
+
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        out = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if not f.metadata.get("to_dict", True):
+                continue
+            value = getattr(self, f.name)
+            if _plain(value):
+                out[f.metadata.get("key", f.name)] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([self.to_dict()])
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class FrameResult(Result):
+    """A result whose natural form is a table: ``frame`` holds the rows, the other fields the provenance.
+
+    ``to_frame()`` returns a copy of the table with the provenance also in ``.attrs`` (the form the
+    public functions return, kept for compatibility; pandas drops ``.attrs`` through merges, the
+    object keeps them). Iterating, indexing and ``len`` pass through to the table.
+    """
+
+    frame: pd.DataFrame = dataclasses.field(repr=False)
+    notes: tuple[str, ...] = ()
+
+    def provenance(self) -> dict:
+        """The fields other than the table, as the ``attrs`` of :meth:`to_frame`."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("frame", "notes")}
+
+    def to_dict(self) -> dict:
+        return {**self.provenance(), "notes": list(self.notes), "rows": self.frame.to_dict(orient="records")}
+
+    def to_frame(self) -> pd.DataFrame:
+        out = self.frame.copy()
+        out.attrs.update(self.provenance())
+        return out
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __getitem__(self, key):
+        return self.frame[key]
+
+    @property
+    def columns(self) -> pd.Index:
+        return self.frame.columns
+
+
+def as_frame(result) -> pd.DataFrame:
+    """The DataFrame of a result: ``to_frame()`` of a :class:`FrameResult` (provenance in ``attrs``), or the
+    DataFrame itself (as the public functions return it). Plots, reports and exports accept either."""
+    if isinstance(result, FrameResult):
+        return result.to_frame()
+    return result

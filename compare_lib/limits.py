@@ -1,0 +1,97 @@
+"""Every size limit in one table, read by the library and the dashboard alike.
+
+The library refuses work beyond its limits with a message that states the limit (a notebook can still
+compute what the machine allows below them). The dashboard is public and shared, so it offers less:
+its limits are the ``APP_`` names, always at most the library's, and each page states them where a user
+meets them. Change a value here and both layers follow.
+"""
+
+from __future__ import annotations
+
+# -- input ---------------------------------------------------------------------------------------------
+#: Names of data sets and classifiers longer than this are refused (a wrong delimiter, or a crafted file).
+MAX_NAME_LENGTH = 1_000
+
+# -- pairwise tests ------------------------------------------------------------------------------------
+#: Exact Wilcoxon null distributions are used up to this many non-zero differences (then the normal one).
+EXACT_WILCOXON_MAX_N = 50
+#: Work budget (cells) of the exact Wilcoxon distributions of tied differences in one call.
+EXACT_WILCOXON_WORK = 400_000_000
+#: Work budget (cells) of the exact rank-sum difference (Eisinga et al. 2017) in one call.
+EXACT_RANK_SUM_CELLS = 800_000_000
+
+# -- p-value adjustment --------------------------------------------------------------------------------
+#: Rom's APVs invert the critical values level by level (vectorized bisection): O(m^2) per step.
+MAX_ROM_HYPOTHESES = 100
+#: Shaffer's S(k) needs C(k, 2)-bit sets for every k' <= k: about k^4/512 machine-word operations.
+MAX_SHAFFER_K = 1000
+#: Exhaustive sets are enumerated (set partitions) up to this k; beyond, they are built recursively.
+MAX_ENUMERATED_K = 12
+#: Bergmann-Hommel's exhaustive sets grow like the Bell numbers: seconds at k = 14, minutes beyond 15.
+MAX_BERGMANN_HOMMEL_K = 15
+#: Bell numbers are computed exactly up to this k.
+MAX_BELL_K = 2000
+
+# -- pool sensitivity ----------------------------------------------------------------------------------
+MAX_SIMULATION_REPS = 100_000
+MAX_SIMULATION_N = 2_000
+MAX_SIMULATION_ALGORITHMS = 30
+#: Pools are enumerated one by one up to this many classifiers (2^(k-2) pools).
+MAX_ENUMERATED_POOL_K = 22
+#: Holm's procedure inside every pool needs each pool's whole family: enumerated up to this k.
+MAX_HOLM_POOL_K = 14
+#: Cells of the pool-counting arrays held at once.
+MAX_COUNT_CELLS = 40_000_000
+
+# -- replicability and experiments ---------------------------------------------------------------------
+MAX_REPLICABILITY_SAMPLES = 50_000
+MAX_REPLICABILITY_BIASES = 201
+MAX_REPLICABILITY_SAMPLE_CELLS = 20_000_000
+MAX_EXPERIMENT_CLASSIFIERS = 20
+MAX_EXPERIMENT_SEEDS = 1000
+MAX_EXPERIMENT_RUNS = 1000
+MAX_EXPERIMENT_FOLDS = 100
+MAX_EXPERIMENT_FITS = 200_000
+
+# -- Bayesian analysis and effect sizes ----------------------------------------------------------------
+MAX_POSTERIOR_SAMPLES = 1_000_000
+#: The signed-rank test costs O(samples x data sets) per pair: one call does at most this many units.
+MAX_SIGNED_RANK_WORK = 2_000_000_000
+#: The sign test of all pairs draws samples x pairs Dirichlet vectors (about 150 ns each).
+MAX_SIGN_POSTHOC_WORK = 200_000_000
+MAX_RELEVANCE_DEMO_N = 5_000
+MAX_WALSH_WORK = 300_000_000
+MAX_EFFECT_PAIRS = 5_000
+
+# -- figures -------------------------------------------------------------------------------------------
+#: Matrices (heat maps) of more classifiers than this cannot be read.
+MAX_MATRIX_K = 80
+#: The forest plot of effect sizes draws at most this many pairs.
+MAX_FOREST_PAIRS = 240
+#: A CD diagram of more classifiers than this cannot be read.
+MAX_CD_K = 150
+#: Names longer than this are shortened in figures (the full name stays in the hover).
+MAX_NAME_CHARS = 40
+
+# -- the dashboard (public, shared: smaller than the library's) ----------------------------------------
+#: Scores (data sets x classifiers) and classifiers of one loaded table.
+APP_MAX_CELLS = 1_000_000
+APP_MAX_CLASSIFIERS = 500
+#: Data sets listed by name in the selection widgets.
+APP_MAX_LISTED_DATASETS = 500
+#: Bergmann-Hommel is offered up to this many classifiers (its exhaustive sets take seconds to minutes beyond).
+APP_MAX_BERGMANN_HOMMEL_K = 14
+APP_MAX_MATRIX_K = 60
+APP_MAX_CD_K = 100
+#: Pools listed one by one up to this many classifiers.
+APP_MAX_LISTED_POOL_K = 16
+#: Bayesian work budgets of one page run (samples x data sets x pairs).
+APP_BAYES_PAIR_WORK = 40_000_000
+APP_BAYES_ALL_WORK = 1_000_000_000
+APP_BAYES_SIGN_ALL_WORK = 10_000_000
+APP_BAYES_MIN_SAMPLES = 1_000
+#: A shared link carries the table itself when, compressed, it fits in this many characters.
+APP_MAX_LINK_DATA_CHARS = 8000
+APP_MAX_LINK_DATA_BYTES = 2_000_000
+APP_MAX_LINK_CELLS = 20_000
+APP_MAX_DROP_CHARS = 1500

@@ -1,0 +1,196 @@
+"""Cached calls into compare_lib: results keyed by the active table's token and the choices, shared by
+sessions (``st.cache_data``), or remembered for one session where a progress bar must be drawn
+(:func:`state.session_memo`). No statistics are computed here; every number comes from ``compare_lib``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import streamlit as st
+
+import compare_lib as cl
+import state
+from ui_text import call
+
+__all__ = ["omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+
+
+# Keyed by the active table's token (the table itself is not hashed on every rerun).
+
+
+@st.cache_data(show_spinner="Running the omnibus tests…", max_entries=64, ttl=3600)
+def omnibus(token: str, _table: cl.ScoreTable, tie_correction: bool):
+    """(Friedman, Iman-Davenport, RM-ANOVA, exact Friedman or None): the exact permutation p-value
+    wherever the library can compute it within its budget (method="auto")."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.ApproximationWarning)  # carried in FriedmanResult.notes
+        fr = cl.friedman(_table, tie_correction=tie_correction)
+        ff = cl.iman_davenport(_table, tie_correction=tie_correction)
+        auto = cl.friedman(_table, tie_correction=tie_correction, method="auto")
+    an = cl.rm_anova(_table)
+    return fr, ff, an, (auto if auto.method == "exact" else None)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def omnibus_more(token: str, _table: cl.ScoreTable):
+    """(Friedman aligned ranks, Quade): the omnibus tests of García et al. (2010)."""
+    return cl.friedman_aligned_ranks(_table), cl.quade(_table)
+
+
+@st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=128, ttl=3600)
+def posthoc(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float):
+    return cl.posthoc(_table, test, correction, control, alpha_)
+
+
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+def posthoc_effects(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float,
+                    measure: str):
+    """The post-hoc result with the effect size of each pair (cl.with_effect_sizes)."""
+    return cl.with_effect_sizes(posthoc(token, _table, test, correction, control, alpha_), _table, measure)
+
+
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+def apv_effects(token: str, _table: cl.ScoreTable, test: str, control: str | None, measure: str):
+    """The APV table with the effect size of each pair."""
+    return cl.with_effect_sizes(apv_table(token, _table, test, control), _table, measure)
+
+
+#: Bergmann-Hommel takes ~2 s at k = 14 and 6 s at 15 (bench/bergmann_hommel.py); the pages offer it up to here.
+DASHBOARD_MAX_BH_K = cl.limits.APP_MAX_BERGMANN_HOMMEL_K
+#: Figures drawn per classifier or per pair stop being readable (and cheap) beyond these sizes.
+MAX_MATRIX_K = cl.limits.APP_MAX_MATRIX_K
+MAX_CD_K = cl.limits.APP_MAX_CD_K
+#: Pools of one pair are listed (one row per pool) up to this many classifiers: 16,384 pools.
+MAX_LISTED_POOL_K = cl.limits.APP_MAX_LISTED_POOL_K
+
+
+@st.cache_data(show_spinner="Adjusting the p-values of every procedure…", max_entries=64, ttl=3600)
+def apv_table(token: str, _table: cl.ScoreTable, test: str, control: str | None):
+    return cl.apv_table(_table, test, control, bergmann_hommel_max_k=DASHBOARD_MAX_BH_K)
+
+
+@st.cache_data(show_spinner="Comparing the procedures…", max_entries=64, ttl=3600)
+def verdicts(token: str, _table: cl.ScoreTable, alpha_: float, control: str | None):
+    return cl.verdicts(_table, alpha_, control, bergmann_hommel_max_k=DASHBOARD_MAX_BH_K)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def pool_verdicts(token: str, _table: cl.ScoreTable, members: tuple, alpha_: float, procedure: str,
+                  statistic: str = cl.DEFAULT_TEST):
+    return cl.pool_verdicts(_table, list(members), alpha_, correction=procedure, statistic=statistic)
+
+
+@st.cache_data(show_spinner="Listing the pools…", max_entries=32, ttl=3600)
+def pool_sensitivity(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float, procedure: str,
+                     require_friedman: bool):
+    return cl.pool_sensitivity(_table, a, b, alpha_, correction=procedure, require_friedman=require_friedman)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def pool_counts(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float, procedure: str):
+    return cl.pool_counts(_table, a, b, alpha_, correction=procedure)
+
+
+@st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16, ttl=3600)
+def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
+    return cl.pool_sensitivity_matrix(_table, alpha_, correction=procedure)
+
+
+def pool_matrix_with_progress(token: str, table: cl.ScoreTable, alpha_: float, procedure: str):
+    """The same matrix for large tables, with a progress bar (a cached function cannot draw one); the
+    result is kept for the session. Each step reports progress, so a closed session stops at the next."""
+    def compute():
+        bar = st.progress(0.0, text="Counting the pools of every pair…")
+        result = call(cl.pool_sensitivity_matrix, table, alpha_, correction=procedure,
+                      progress=lambda f: bar.progress(f, text=f"Counting the pools of every pair… {f:.0%}"))
+        bar.empty()
+        return result
+
+    return state.session_memo("_pool_matrix_memo", (token, alpha_, procedure), compute)
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def pool_dependence(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
+    return cl.pool_dependence(_table, alpha_, correction=procedure)
+
+
+#: Work budgets of the Bayesian page, about a second each (units as in compare_lib._bayesian): the
+#: signed-rank test of one pair (samples x data sets), of all pairs (samples x data sets x pairs), and
+#: the sign test of all pairs (samples x pairs).
+BAYES_PAIR_WORK = cl.limits.APP_BAYES_PAIR_WORK
+BAYES_ALL_WORK = cl.limits.APP_BAYES_ALL_WORK
+BAYES_SIGN_ALL_WORK = cl.limits.APP_BAYES_SIGN_ALL_WORK
+#: Fewer posterior samples than this are not worth showing (Monte Carlo error above ±0.016).
+BAYES_MIN_SAMPLES = cl.limits.APP_BAYES_MIN_SAMPLES
+
+
+def bayes_samples(requested: int, test: str, n_datasets: int, n_pairs: int = 1) -> tuple[int, str | None]:
+    """The posterior samples the page draws within its budget, and a message when that is fewer than
+    requested (or 0 with the reason when even the minimum does not fit)."""
+    if test == "sign":
+        most = BAYES_SIGN_ALL_WORK // n_pairs if n_pairs > 1 else requested
+        unit, budget = "pairs × samples", BAYES_SIGN_ALL_WORK
+    else:
+        budget = BAYES_PAIR_WORK if n_pairs == 1 else BAYES_ALL_WORK
+        most = cl.signed_rank_max_samples(n_datasets, n_pairs, budget)
+        unit = "samples × data sets" + (" × pairs" if n_pairs > 1 else "")
+    if requested <= most:
+        return requested, None
+    what = f"{n_pairs:,} pairs" if n_pairs > 1 else "one pair"
+    if most < BAYES_MIN_SAMPLES:
+        return 0, (f"Not offered here for {what} of {n_datasets:,} data sets: even {BAYES_MIN_SAMPLES:,} posterior samples "
+                   f"exceed this page's budget of {budget:,} {unit}. Keep fewer classifiers or data sets on the Load "
+                   "data page, use the sign test, or call compare_lib in a notebook.")
+    used = most // 1000 * 1000
+    return used, (f"{used:,} posterior samples instead of {requested:,}: {what} of {n_datasets:,} data sets would exceed "
+                  f"this page's budget of {budget:,} {unit}. The Monte Carlo errors shown grow accordingly.")
+
+
+@st.cache_data(show_spinner="Sampling the posterior…", max_entries=64, ttl=3600)
+def bayesian_pair(token: str, _table: cl.ScoreTable, a: str, b: str, test: str, rope: float, prior: float, samples: int,
+                  seed: int):
+    fn = cl.bayesian_signed_rank if test == "signed-rank" else cl.bayesian_sign_test
+    return fn(_table.scores[a], _table.scores[b], rope=rope, prior_strength=prior, samples=samples, seed=seed,
+              higher_is_better=_table.higher_is_better)
+
+
+def bayesian_posthoc_memo(token: str, table: cl.ScoreTable, test: str, rope: float, prior: float, samples: int,
+                          seed: int, decision: float, progress=None):
+    """All pairs, remembered for the session (a cached function cannot draw the progress bar)."""
+    return state.session_memo(
+        "_bayes_memo", (token, test, rope, prior, samples, seed, decision),
+        lambda: cl.bayesian_posthoc(table, rope=rope, test=test, decision=decision, seed=seed, prior_strength=prior,
+                                    samples=samples, progress=progress))
+
+
+@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=32, ttl=3600)
+def effect_sizes(token: str, _table: cl.ScoreTable):
+    return cl.effect_size_table(_table)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def fold_sample(path: str) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return cl.load_scores(path, layout="long").folds
+
+
+@st.cache_data(show_spinner="Computing the posteriors on every data set and seed…", max_entries=32, ttl=3600)
+def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float, ratio: float | None, higher: bool):
+    return cl.bayesian_fold_tests(folds, a, b, rope, test_train_ratio=ratio, higher_is_better=higher)
+
+
+@st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32, ttl=3600)
+def fold_tests(folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float | None):
+    return cl.fold_level_tests(folds, a, b, alpha=alpha_, test_train_ratio=ratio)
+
+
+def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, progress=None):
+    """Remembered per configuration for the session (a cached function cannot draw the progress bar);
+    the experiment reports progress after every task, so a closed session stops at the next one."""
+    return state.session_memo(
+        "_experiment_memo", (classifiers, datasets, schemes, n_seeds),
+        lambda: cl.run_experiment(list(classifiers), list(datasets), schemes=list(schemes), seeds=range(n_seeds),
+                                  n_jobs=n_jobs, progress=progress))

@@ -1,0 +1,122 @@
+"""Widgets and layout helpers shared by the pages: wide charts, fold-level data pickers, classifier pairs."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+import compare_lib as cl
+import state
+from ui_cache import fold_sample
+from ui_text import esc
+
+__all__ = ["wide_chart", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
+
+
+def wide_chart(fig, key: str, **kwargs) -> None:
+    """A plotly chart that stretches to the page but never below the figure's ``meta.min_width``: in a
+    narrow window (a phone) it keeps its size and scrolls sideways rather than crowding its labels."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    min_width = int(meta.get("min_width", 0))
+    if min_width:
+        # Our own constant CSS (no user text), scoped to this chart's element by its key.
+        st.markdown(
+            f"<style>.st-key-{key}{{overflow-x:auto}} .st-key-{key} > div{{min-width:{min_width}px}}</style>",
+            unsafe_allow_html=True,
+        )
+    with st.container(key=key):
+        st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> None:
+    """Once per server process, after the first page was drawn: import in the background what the other
+    pages need (scipy's statistics, the tests, plotly's figures), so that a first visit does not wait."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        for name in ("compare_lib._omnibus", "compare_lib._posthoc", "compare_lib._pool", "compare_lib._replicability",
+                     "compare_lib._resampling", "compare_lib.plots", "plotly.subplots"):
+            importlib.import_module(name)
+
+    threading.Thread(target=load, name="warm-up", daemon=True).start()
+
+
+def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
+    """Let the user pick fold-level data: the sample, an upload, the experiment of the Replicability page
+    or the fold-level rows of the loaded table. Returns the long table, or None (with a message shown)."""
+    options = ["Sample (3 classifiers, 6 data sets, 10 seeds)", "Upload a fold-level file"]
+    if "experiment_folds" in st.session_state:
+        options.append("The experiment run on the Replicability page")
+    if table.folds is not None:
+        options.append("The fold-level rows of the loaded table")
+    source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source")
+    if source == options[0]:
+        return fold_sample(str(state.SAMPLE_DIR / "fold_level_example.csv"))
+    if source == "The experiment run on the Replicability page":
+        return st.session_state["experiment_folds"]
+    if source == "The fold-level rows of the loaded table":
+        return table.folds
+    up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key=f"{key}_upload")
+    if up is None:
+        return None
+    data = up.getvalue()
+    try:
+        loaded = state.load_bytes(data, up.name, True, "long", "error")
+    except cl.InputError as err:
+        try:  # a wide table (one column per classifier) gets a message about what it is for
+            wide = state.load_bytes(data, up.name, True, "wide", "error")
+        except cl.InputError:
+            st.error(esc(err))
+        else:
+            st.error(esc(
+                f"{up.name} is a wide table: one row per data set and one column per classifier "
+                f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
+                "classifier and no folds or seeds. The tests here need one row per split, with the columns "
+                "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
+                "load it on the Load data page."
+            ))
+        return None
+    if loaded.folds is None:
+        st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to "
+                     "test. The tests here need one row per split (dataset, classifier, seed, fold, score)."))
+        return None
+    return loaded.folds
+
+
+def classifier_pair(names: list[str], first, second, key: str, *, remember: str | None = None,
+                    labels: tuple[str, str] = ("Classifier A", "Classifier B")) -> tuple[str, str]:
+    """Two different classifiers picked in two columns (B's list leaves out A). With ``remember``, the
+    pair is kept in session state under ``<remember>_a`` / ``<remember>_b`` (where links put it too) and
+    the widgets start over when another table is loaded."""
+    ss = st.session_state
+    if remember is not None:
+        key = f"{key}_{ss.get('table_version', 0)}"
+    kept_a = ss.get(f"{remember}_a") if remember else None
+    a = first.selectbox(labels[0], names, index=names.index(kept_a) if kept_a in names else 0, key=f"{key}_a")
+    others = [c for c in names if c != a]
+    kept_b = ss.get(f"{remember}_b") if remember else None
+    b = second.selectbox(labels[1], others, index=others.index(kept_b) if kept_b in others else 0, key=f"{key}_b")
+    if remember is not None:
+        ss[f"{remember}_a"], ss[f"{remember}_b"] = a, b
+    return a, b
+
+
+def ratio_input(column, key: str) -> float | None:
+    """The optional test/train ratio n2/n1 typed by the user (None when blank or not a number)."""
+    text = column.text_input("Test/train ratio n2/n1 (blank: from the file)", value="", key=key,
+                             help="For the corrected tests; e.g. 0.111 for 90/10 splits. Blank uses the "
+                                  "n_train/n_test columns, or 1/(k-1) for k-fold cv.")
+    if not text.strip():
+        return None
+    try:
+        ratio = float(text)
+    except ValueError:
+        ratio = math.nan
+    if not (math.isfinite(ratio) and 0 < ratio <= 100):
+        st.error(esc(f"The ratio {text!r} is not a positive number up to 100; leave it blank or give e.g. 0.111."))
+        return None
+    return ratio
