@@ -341,8 +341,9 @@ def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float = 0.0, 
 
     _check(rope, None, None, None)
     rows = []
-    for g in fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
-                         fold_col=fold_col):
+    groups = fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
+                         fold_col=fold_col)
+    for g in groups:
         runs, nfold = g.differences.shape
         row = {"dataset": g.dataset, "scheme": g.label, "seed": g.seed, "runs": runs, "folds": nfold,
                "splits": runs * nfold, "test_ratio": g.test_train_ratio, "mean_difference": math.nan,
@@ -359,7 +360,7 @@ def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float = 0.0, 
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame.attrs.update(a=a, b=b, rope=float(rope), test_train_ratio=test_train_ratio,
-                       higher_is_better=bool(higher_is_better))
+                       higher_is_better=bool(higher_is_better), notes=tuple(groups.notes))
     return frame
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validation import check_alpha
+from ._validation import MAX_LISTED, check_alpha, listing
 from ._result import Result
 from .errors import InputError
 from ._replicability import replicability_counts
@@ -145,6 +145,14 @@ class FoldGroup:
         return f"{runs} random splits"
 
 
+class FoldGroups(list):
+    """The :class:`FoldGroup` list of :func:`fold_groups`, with ``notes`` saying which splits were left out."""
+
+    def __init__(self, groups=(), notes: list[str] | None = None):
+        super().__init__(groups)
+        self.notes = notes if notes is not None else []
+
+
 def fold_groups(
     folds: pd.DataFrame,
     a: str,
@@ -160,7 +168,9 @@ def fold_groups(
     ``folds``: columns ``dataset``, ``classifier``, ``score`` and the identifiers of the repetition
     (seed), run and fold (recognised by name, or given). The test/train ratio n2/n1 is, in this order:
     ``test_train_ratio`` if given, the mean ``n_test / n_train`` if the table has those columns, else
-    1/(k-1) for k-fold cv (None for random subsampling without sizes).
+    1/(k-1) for k-fold cv (None for random subsampling without sizes). A split that only one of the two
+    classifiers has is left out, and so is the rest of its run (the cv tests need whole runs); the
+    result's ``notes`` list them.
     """
     for needed in ("dataset", "classifier", "score"):
         if needed not in folds.columns:
@@ -182,21 +192,36 @@ def fold_groups(
     pair["_fold"] = pair[fold_c] if fold_c else 0
     pair["_scheme"] = pair["scheme"] if "scheme" in pair.columns else ""
     key = ["dataset", "_scheme", "_seed", "_run", "_fold"]
-    wide = pair.pivot_table(index=key, columns="classifier", values="score", aggfunc="mean")
-    if wide[[a, b]].isna().any().any():
-        missing = wide[wide[[a, b]].isna().any(axis=1)].index[0]
-        raise InputError(
-            f"Classifiers {a!r} and {b!r} need scores on the same splits; data set {missing[0]!r}, seed {missing[2]}, "
-            f"run {missing[3]}, fold {missing[4]} has only one of them."
-        )
+    # Only the splits that occur (a pivot with dropna=False would build every combination of the keys).
+    wide = pair.groupby([*key, "classifier"], sort=True)["score"].mean().unstack("classifier").reindex(columns=[a, b])
+    notes: list[str] = []
+    incomplete = wide[[a, b]].isna().any(axis=1).to_numpy()
+    if incomplete.any():
+        # A split one of the two lacks cannot be paired: leave it out, and say which ones.
+        gone = wide.index[incomplete]
+        named = [f"{d} / seed {s} / run {r} / fold {f}" for d, _, s, r, f in gone[:MAX_LISTED]]
+        notes.append(f"{gone.size} split(s) have a score for only one of {a} and {b} and were left out: "
+                     f"{listing(named, total=gone.size)}.")
+        wide = wide[~incomplete]
     diffs = (wide[a] - wide[b]).rename("d").reset_index()  # sorted by data set, scheme, seed, run, fold
     sizes = None
     if {"n_train", "n_test"} <= set(pair.columns):
         sizes = pair.groupby(["dataset", "_scheme", "_seed"], sort=False)[["n_test", "n_train"]].mean()
-    groups = []
+    # The folds of each scheme as run (either classifier), so that a lost split does not shrink the scheme.
+    expected_folds = pair.groupby(["dataset", "_scheme", "_seed"], sort=False)["_fold"].nunique()
+    groups = FoldGroups(notes=notes)
     for (dataset, scheme, seed), group in diffs.groupby(["dataset", "_scheme", "_seed"], sort=False):
+        nfold = int(expected_folds.loc[(dataset, scheme, seed)])
+        per_run = group.groupby("_run", sort=False)["_fold"].transform("size")
+        if (per_run < nfold).any():
+            # The corrected tests need whole runs: a run that lost a split is left out as a whole.
+            short = sorted(group.loc[per_run < nfold, "_run"].unique().tolist())
+            notes.append(f"Data set {dataset!r}, seed {seed}: run(s) {', '.join(map(str, short))} lack a fold and were "
+                         "left out (the cv tests need every fold of a run).")
+            group = group[per_run == nfold]
+            if group.empty:
+                continue
         runs = group["_run"].nunique()
-        nfold = group["_fold"].nunique()
         if len(group) != runs * nfold:
             raise InputError(f"Data set {dataset!r}, seed {seed}: every run needs the same folds.")
         d = group["d"].to_numpy().reshape(runs, nfold)  # rows are sorted by run, then fold
@@ -207,6 +232,8 @@ def fold_groups(
         if ratio is None and nfold >= 2:
             ratio = 1 / (nfold - 1)
         groups.append(FoldGroup(dataset, scheme, seed, d, ratio))
+    if not groups:
+        raise InputError(f"No split has scores for both {a} and {b}: they were never run on the same folds.")
     return groups
 
 
@@ -239,8 +266,9 @@ def fold_level_tests(
     """
     check_alpha(alpha)
     rows = []
-    for g in fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
-                         fold_col=fold_col):
+    groups = fold_groups(folds, a, b, test_train_ratio=test_train_ratio, seed_col=seed_col, run_col=run_col,
+                         fold_col=fold_col)
+    for g in groups:
         d = g.differences
         runs, nfold = d.shape
         results = []
@@ -262,7 +290,7 @@ def fold_level_tests(
                 }
             )
     frame = pd.DataFrame(rows)
-    frame.attrs.update(a=a, b=b, alpha=float(alpha), test_train_ratio=test_train_ratio)
+    frame.attrs.update(a=a, b=b, alpha=float(alpha), test_train_ratio=test_train_ratio, notes=tuple(groups.notes))
     return frame
 
 

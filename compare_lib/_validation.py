@@ -16,11 +16,12 @@ from .errors import InputError
 MAX_LISTED = 8
 
 
-def listing(items: Sequence[str], limit: int = MAX_LISTED) -> str:
-    """'a; b; c; and 5 more': at most ``limit`` items of a long list, for messages."""
+def listing(items: Sequence[str], limit: int = MAX_LISTED, *, total: int | None = None) -> str:
+    """'a; b; c; and 5 more': at most ``limit`` items of a long list, for messages. ``total``: how many
+    there are when ``items`` holds only the first few."""
     items = list(items)
     shown = "; ".join(items[:limit])
-    more = len(items) - limit
+    more = (len(items) if total is None else total) - min(limit, len(items))
     return shown + (f"; and {more} more" if more > 0 else "")
 
 

@@ -124,7 +124,42 @@ def test_fold_level_errors():
     with pytest.raises(cl.InputError, match="'C' is not in"):
         cl.fold_level_tests(folds, "A", "C")
     broken = folds.drop(index=folds[(folds.classifier == "B") & (folds.run == 1) & (folds.seed == 0)].index)
-    with pytest.raises(cl.InputError, match="same splits"):
-        cl.fold_level_tests(broken, "A", "B")
+    # Issue 19 changed this: B's missing run no longer blocks the pair; its splits are left out and named.
+    notes = cl.fold_level_tests(broken, "A", "B").attrs["notes"]
+    assert "have a score for only one of A and B and were left out" in notes[0] and "seed 0 / run 1" in notes[0]
     with pytest.raises(cl.InputError, match="needs a 'score' column"):
         cl.fold_level_tests(folds.drop(columns="score"), "A", "B")
+
+
+def test_a_split_one_classifier_lacks_is_left_out_with_a_note():
+    """Issue 19: one missing fold out of 90 no longer blocks a pair; the split and the rest of its run are
+    left out and named."""
+    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long").folds
+    a, b = "decision tree", "k-NN"
+    lost = folds.index[(folds["classifier"] == a) & (folds["dataset"] == "breast cancer")][1]  # seed 0, fold 1
+    gappy = folds.drop(index=[lost])
+    full = cl.fold_level_tests(folds, a, b)
+    with_gap = cl.fold_level_tests(gappy, a, b)
+    notes = with_gap.attrs["notes"]
+    assert len(notes) == 2
+    assert "1 split(s) have a score for only one of decision tree and k-NN" in notes[0]
+    assert "breast cancer / seed 0 / run 0 / fold 1" in notes[0]
+    assert "run(s) 0 lack a fold" in notes[1]
+    # The seed that lost its only run is gone; every other (data set, seed) is exactly as before.
+    key = ["dataset", "scheme", "seed", "test"]
+    merged = full.merge(with_gap, on=key, suffixes=("", "_gap"))
+    assert len(merged) == len(full) - 2 == len(with_gap)
+    assert (merged["p"] == merged["p_gap"]).all()
+    scheme = folds.loc[lost, "scheme"]
+    gone = (with_gap["dataset"] == "breast cancer") & (with_gap["seed"] == 0) & (with_gap["scheme"] == scheme)
+    assert not gone.any() and ((full["dataset"] == "breast cancer") & (full["seed"] == 0)
+                               & (full["scheme"] == scheme)).sum() == 2
+    assert cl.bayesian_fold_tests(gappy, a, b, rope=0.01).attrs["notes"] == notes
+
+
+def test_classifiers_never_on_the_same_splits_are_refused():
+    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long").folds
+    only_a = folds[~((folds["classifier"] == "k-NN") & folds["dataset"].isin(folds["dataset"].unique()))]
+    only_a = pd.concat([only_a, folds[folds["classifier"] == "k-NN"].assign(seed=lambda f: f["seed"] + 1000)])
+    with pytest.raises(cl.InputError, match="never run on the same folds"):
+        cl.fold_level_tests(only_a, "decision tree", "k-NN")
