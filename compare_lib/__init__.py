@@ -28,11 +28,12 @@ __version__ = "0.1.0"
 #: Every public name, listed once: module -> the names it provides (imported on first use).
 _PUBLIC: dict[str, tuple[str, ...]] = {
     "errors": ("ApproximationWarning", "DataWarning", "InputError"),
-    "data": ("MISSING_POLICIES", "ScoreTable", "as_table", "load_scores"),
+    "_table": ("MISSING_POLICIES", "ScoreTable", "as_table"),
+    "io": ("AGGREGATES", "FORMATS", "LAYOUTS", "Results", "load_scores", "read_results"),
     "_result": ("Result", "FrameResult", "PairwiseStatistics"),
     "_adjust": ("DEFAULT_CORRECTION", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
                 "register_procedure", "unregister_procedure", "rom_critical_values", "shaffer_t"),
-    "_pairwise_tests": ("DEFAULT_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),
+    "_pairwise_tests": ("DEFAULT_TEST", "RECOMMENDED_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),
     "_posthoc": ("TESTS", "POOL_DEPENDENT_TESTS", "ApvResult", "PosthocResult", "VerdictsResult", "apv_table", "groups",
                  "as_posthoc_result", "not_different_groups", "posthoc", "verdict_methods", "verdicts"),
     "_critical": ("bonferroni_dunn_q", "critical_difference", "dunnett_sf", "nemenyi_q", "rank_standard_error",
@@ -51,6 +52,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_two_classifiers": ("paired_ttest", "sign_test", "sign_test_critical_wins", "wilcoxon"),
     "_bayesian": ("bayesian_correlated_ttest", "bayesian_fold_tests", "bayesian_posthoc", "bayesian_sign_test",
                   "bayesian_signed_rank", "relevance_demo", "signed_rank_max_samples", "suggest_rope"),
+    "_metrics": ("compare_metrics",),
+    "_skillings_mack": ("SkillingsMackResult", "skillings_mack"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
 }
 #: Public names that are other names of the same object.

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .data import ScoreTable, as_table
+from ._table import ScoreTable, as_table
 from ._result import Result
 from .errors import InputError
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from .data import as_table
+from ._table import as_table
 from ._result import Result
 from .errors import InputError
 from .ranks import average_ranks

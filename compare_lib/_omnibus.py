@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from ._critical import dunnett_sf_many, studentized_range_sf_many
-from .data import ScoreTable, as_table
+from ._table import ScoreTable, as_table
 from ._validation import check_choice
 from ._result import Result
 from .errors import ApproximationWarning, InputError

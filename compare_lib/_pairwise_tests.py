@@ -76,7 +76,11 @@ class PairwiseTest:
             better = np.where(stat > 0, pairs[:, 0], np.where(stat < 0, pairs[:, 1], -1))
         exact = getattr(out, "exact", None)
         exact = np.ones(m, dtype=bool) if exact is None else np.asarray(exact, dtype=bool)
-        return PairwiseStatistics(stat, p, np.asarray(better, dtype=np.int64), exact)
+        n = getattr(out, "n", None)
+        if n is None and table.has_missing:
+            present = ~np.isnan(table.scores.to_numpy(dtype=float))
+            n = (present[:, pairs[:, 0]] & present[:, pairs[:, 1]]).sum(axis=0)
+        return PairwiseStatistics(stat, p, np.asarray(better, dtype=np.int64), exact, n)
 
     def sentence(self, result) -> str:
         """The results paragraph's clause for this statistic."""
@@ -238,8 +242,11 @@ def _small_n_advice(t: "ScoreTable") -> str | None:
 
 _EXACT_RANK_SUM = _rank_kernel("rank_sum_exact")
 
-#: The statistic used where none is chosen.
+#: The statistic used where none is chosen (Demšar's post-hoc, the historical default of cl.posthoc).
 DEFAULT_TEST = "mean-ranks"
+#: The statistic the dashboard and the summaries choose first: it looks at the two classifiers only
+#: (Benavoli, Corani & Mangili 2016 recommend it over the pool-dependent rank statistics).
+RECOMMENDED_TEST = "wilcoxon"
 
 register_pairwise_test(
     "mean-ranks", mean_ranks_z, label="mean-ranks z", reference="Demšar 2006, §3.2.2", pool_dependent=True,

@@ -35,7 +35,7 @@ from scipy import stats
 
 from ._adjust import holm_rows
 from ._critical import nemenyi_q
-from .data import ScoreTable, as_table
+from ._table import ScoreTable, as_table
 from .errors import InputError
 from .ranks import win_fraction
 from ._two_classifiers import sign_test_rows, wilcoxon_rows

@@ -28,7 +28,7 @@ from ._critical import critical_difference
 from ._pairwise_tests import DEFAULT_TEST, PAIRWISE_TESTS, PairwiseTest, lookup_test, test_labels
 from ._result import FrameResult
 from ._validation import check_alpha
-from .data import ScoreTable, as_table
+from ._table import ScoreTable, as_table
 from .errors import InputError
 
 COLUMNS = ["a", "b", "statistic", "p", "p_adj", "reject", "better", "mean_rank_a", "mean_rank_b"]
@@ -58,6 +58,8 @@ class _Family:
     #: False for pairs whose p-value fell back to an approximation because its exact computation exceeded
     #: the work budget of one call (Wilcoxon with tied differences, the exact rank-sum difference).
     exact: np.ndarray
+    #: Data sets each pair shares, in a table with holes (None when complete).
+    n: np.ndarray | None = None
 
     def hypotheses(self) -> Hypotheses:
         all_pairs = self.family == "all-pairs"
@@ -91,7 +93,7 @@ def _compute_family(t: ScoreTable, spec: PairwiseTest, control: str | None, zero
         pairs = np.array(list(combinations(range(k), 2)), dtype=np.int64).reshape(-1, 2)
     out = spec.run(t, pairs, zero_method=zero_method, wilcoxon_method=wilcoxon_method)
     return _Family("control" if control is not None else "all-pairs", k, pairs, out.statistic, out.pvalue,
-                   out.better, out.exact)
+                   out.better, out.exact, out.n)
 
 
 def _adjusted(fam: _Family, correction: str, spec: PairwiseTest) -> np.ndarray:
@@ -209,7 +211,8 @@ def posthoc(
     mean ranks, aligned ranks and Quade, t for Conover, the rank-sum difference R_b - R_a for the exact
     test: all positive when a is the better; T = min(R+, R-) for Wilcoxon; wins of a with ties split
     for the sign test), ``p``, ``p_adj``, ``reject``, ``better`` (the better
-    classifier of the pair, "" if tied), ``mean_rank_a``, ``mean_rank_b``. ``attrs`` holds test,
+    classifier of the pair, "" if tied), ``mean_rank_a``, ``mean_rank_b`` (and ``n_datasets``, the data sets
+    the pair shares, when the table has holes: "pairwise" missing-data policy). ``attrs`` holds test,
     correction, alpha, control, k, n, higher_is_better, mean_ranks, cd (the critical difference
     where the procedure has one) and approximate_pairs: the pairs whose p-value fell back to a normal
     approximation because the exact computation exceeded its budget (Wilcoxon with tied differences;
@@ -233,6 +236,11 @@ def posthoc(
         },
         columns=COLUMNS,
     )
+    notes: tuple[str, ...] = ()
+    if fam.n is not None:  # a table with holes: each pair on the data sets it shares
+        frame["n_datasets"] = fam.n
+        notes = (f"The table has missing cells: each pair is compared on the data sets both classifiers have "
+                 f"({int(fam.n.min())} to {int(fam.n.max())} of {t.n_datasets}; column n_datasets).",)
     frame = frame.sort_values("p", kind="stable").reset_index(drop=True)
     cd = None
     if spec.mean_ranks and proc.critical_difference is not None:
@@ -240,7 +248,7 @@ def posthoc(
     result = PosthocResult(
         frame=frame, test=spec.name, correction=proc.name, alpha=float(alpha), control=control, k=k,
         n=t.n_datasets, higher_is_better=t.higher_is_better, mean_ranks=dict(zip(names, map(float, ranks))), cd=cd,
-        approximate_pairs=int((~fam.exact).sum()), metric=getattr(t, "metric", None),
+        approximate_pairs=int((~fam.exact).sum()), metric=t.metric, notes=notes,
     )
     return result if as_result else result.to_frame()
 

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .data import ScoreTable, as_table
+from ._table import ScoreTable, as_table
 from .errors import InputError
 from ._result import Result as _Result
 from ._result import PairwiseStatistics

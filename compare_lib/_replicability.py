@@ -23,7 +23,7 @@ from scipy import stats
 
 from ._adjust import hochberg_rows, holm_rows, hommel_rows
 from ._critical import dunnett_sf_many, rank_standard_error, studentized_range_sf_many
-from .data import as_table
+from ._table import as_table
 from ._validation import check_alpha
 from ._result import Result
 from .errors import InputError

@@ -20,13 +20,15 @@ import pandas as pd
 
 class PairwiseStatistics(NamedTuple):
     """What a pairwise statistic gives for m pairs (a, b): the statistic, the two-sided p-value, the
-    index of the better classifier of each pair (-1 when tied) and whether each p-value is exact (False
-    where a work budget made it fall back to an approximation)."""
+    index of the better classifier of each pair (-1 when tied), whether each p-value is exact (False
+    where a work budget made it fall back to an approximation) and, for a table with holes, the number
+    of data sets each pair shares (None when every pair has every data set)."""
 
     statistic: np.ndarray
     pvalue: np.ndarray
     better: np.ndarray
     exact: np.ndarray
+    n: np.ndarray | None = None
 
 
 def _plain(value: Any) -> bool:
@@ -79,6 +81,8 @@ class FrameResult(Result):
     def to_frame(self) -> pd.DataFrame:
         out = self.frame.copy()
         out.attrs.update(self.provenance())
+        if self.notes:
+            out.attrs["notes"] = tuple(self.notes)
         return out
 
     def __len__(self) -> int:

@@ -100,7 +100,8 @@ def sign_test_critical_wins(n: int, alpha: float = 0.05, *, method: str = "norma
 def sign_test_rows(d: np.ndarray) -> dict[str, np.ndarray]:
     """The sign test of every row of ``d`` (S x N differences, positive = a win), vectorized.
 
-    Ties are split evenly and one is dropped if their number is odd (Demšar 2006, §3.1.4). The exact
+    Ties are split evenly and one is dropped if their number is odd (Demšar 2006, §3.1.4); a missing
+    difference (NaN: a data set only one classifier of the pair has) is left out. The exact
     two-sided binomial p is 2 * P(B <= min(w, n - w)), B ~ Bin(n, 1/2), capped at 1: what
     ``scipy.stats.binomtest`` gives for p = 1/2 (the distribution is symmetric). :func:`sign_test`,
     the post-hoc tables and the simulations all use this one function, so they agree to the bit.
@@ -108,7 +109,7 @@ def sign_test_rows(d: np.ndarray) -> dict[str, np.ndarray]:
     d = np.atleast_2d(np.asarray(d, dtype=float))
     wins = (d > 0).sum(axis=1)
     losses = (d < 0).sum(axis=1)
-    ties = d.shape[1] - wins - losses
+    ties = (d == 0).sum(axis=1)  # a missing difference (NaN) is none of the three
     half = ties // 2
     n = wins + losses + 2 * half
     w = wins + half
@@ -256,7 +257,8 @@ def wilcoxon_rows(d: np.ndarray, *, zero_method: str = "demsar", method: str = "
     """The Wilcoxon signed-ranks test of every row of ``d`` (S x N differences, positive = y better).
 
     Vectorized over rows; :func:`wilcoxon`, the post-hoc tables and the simulations all call it, so
-    they give bit-identical results for the same differences. Returns arrays ``r_plus``, ``r_minus``,
+    they give bit-identical results for the same differences; a NaN difference (a data set only one
+    classifier of the pair has) is left out. Returns arrays ``r_plus``, ``r_minus``,
     ``statistic`` (T), ``p``, ``z``, ``n``, ``zeros``, ``dropped`` and ``exact`` (bool per row).
     With ``method="auto"`` the exact distribution is used up to 50 differences, except for rows with
     tied ranks when the distinct tie patterns of one call are too many to enumerate within the work
@@ -268,9 +270,10 @@ def wilcoxon_rows(d: np.ndarray, *, zero_method: str = "demsar", method: str = "
     rows, n_all = d.shape
     zero = d == 0
     zeros = zero.sum(axis=1)
-    keep = np.ones_like(zero)
+    keep = ~np.isnan(d)  # a missing difference (a data set only one classifier has) is left out
+    absent = n_all - keep.sum(axis=1)
     if zero_method == "wilcox":
-        keep = ~zero
+        keep &= ~zero
     elif zero_method == "demsar":
         odd = np.flatnonzero(zeros % 2 == 1)
         keep[odd, np.argmax(zero[odd], axis=1)] = False  # drop one zero where their number is odd
@@ -301,7 +304,7 @@ def wilcoxon_rows(d: np.ndarray, *, zero_method: str = "demsar", method: str = "
         doubled = np.rint(2 * free[todo]).astype(np.int64)
         p[todo] = _exact_signed_rank_p(doubled, np.rint(2 * s_obs[todo]).astype(np.int64))
     return {"r_plus": r_plus, "r_minus": r_minus, "statistic": t_stat, "p": p, "z": z, "n": n_all - dropped,
-            "zeros": zeros, "dropped": dropped, "exact": exact, "n_free": n_free}
+            "zeros": zeros, "dropped": dropped - absent, "exact": exact, "n_free": n_free}
 
 
 def wilcoxon(

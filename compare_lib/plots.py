@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .data import ScoreTable
+from ._table import ScoreTable
 from ._result import as_frame
 from .errors import InputError
 

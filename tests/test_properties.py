@@ -111,7 +111,7 @@ CELLS = st.one_of(
     st.lists(st.lists(CELLS, min_size=1, max_size=5), min_size=0, max_size=6),
     st.sampled_from([",", ";", "\t", "|"]),
     st.sampled_from(["auto", "wide", "long"]),
-    st.sampled_from(list(cl.MISSING_POLICIES)),
+    st.sampled_from([m for m in cl.MISSING_POLICIES if m != "pairwise"]),  # "pairwise" keeps holes: fuzzed below
 )
 def test_loader_never_crashes(rows, sep, layout, missing):
     """Fuzzing: any text gives a valid ScoreTable or one InputError, never another exception."""

@@ -1,0 +1,252 @@
+"""Reading results files: "your results as they are".
+
+:func:`read_results` reads a file as it is (CSV/TSV, LaTeX, Markdown, text copied from a PDF, a
+spreadsheet) and says what it holds: a :class:`Results` with its metrics, data sets, classifiers, folds
+and notes. Choosing comes next: :meth:`Results.table` builds the
+:class:`~compare_lib._table.ScoreTable` of one metric, aggregated over folds/seeds/runs.
+:func:`load_scores` does both at once (the shortcut scripts have always used).
+
+Reading is two steps, one for all formats: a *reader* turns the bytes into a
+:class:`~compare_lib.io._raw.RawTable` (header, cells, line numbers), and the *layout* step
+(:mod:`compare_lib.io._layout`) decides what the columns mean. A new format is one reader plus one line
+in :data:`_READERS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from .._table import ScoreTable
+from .._validation import check_choice
+from ..errors import InputError
+from ._csv import check_sep
+from ._layout import LAYOUTS, build_results, guess_layout, numeric_columns
+from ._raw import RawTable
+from ._results import AGGREGATES, Results
+from ._source import check_size, decode_text, read_source
+
+__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results"]
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """A reader: ``module.function(text, display, **options)``, or ``(data, display, sheet=, kind=)``
+    for a binary format. ``options``: the read_results arguments it takes."""
+
+    module: str
+    function: str
+    binary: bool = False
+    kind: str | None = None
+    options: tuple[str, ...] = ()
+
+
+#: format -> reader (imported when first used). A new format is one reader returning a RawTable, one line
+#: here, and (for "auto") a case in the format detection.
+_READERS: dict[str, _Reader] = {
+    "csv": _Reader("._csv", "read_delimited", options=("sep", "plan")),
+    "latex": _Reader("._latex", "read_latex"),
+    "markdown": _Reader("._markdown", "read_markdown"),
+    "text": _Reader("._whitespace", "read_whitespace"),
+    "xlsx": _Reader("._excel", "read_spreadsheet", binary=True, kind="xlsx", options=("sheet",)),
+    "xls": _Reader("._excel", "read_spreadsheet", binary=True, kind="xls", options=("sheet",)),
+    "ods": _Reader("._excel", "read_spreadsheet", binary=True, kind="ods", options=("sheet",)),
+}
+
+#: Formats read_results accepts ("auto": recognised from the content and the file's name).
+FORMATS = ("auto", *_READERS)
+
+_FORMAT_NAMES = {"csv": "CSV", "latex": "LaTeX", "markdown": "Markdown", "text": "plain-text", "xlsx": "Excel (.xlsx)",
+                 "xls": "Excel 97-2003 (.xls)", "ods": "OpenDocument (.ods)"}
+_DELIMITED_SUFFIXES = (".csv", ".tsv", ".tab", ".psv")
+
+
+def _fallback_sniff(data: bytes, display: str) -> str:
+    """The format from magic bytes, the file's suffix and a look at the text (when the format-detection
+    module is not installed)."""
+    suffix = PurePath(display).suffix.lower()
+    if data[:4] == b"PK\x03\x04":
+        return "ods" if b"opendocument.spreadsheet" in data[:400] else "xlsx"
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        return "xls"
+    if suffix in (".tex", ".latex"):
+        return "latex"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    head = data[:65536].decode("utf-8", errors="ignore")
+    if "\\begin{tabular" in head or re.search(r"&.*\\\\\s*$", head, re.MULTILINE):
+        return "latex"
+    if re.search(r"^\s*\|?\s*:?-{3,}:?\s*\|", head, re.MULTILINE):
+        return "markdown"
+    return "csv"
+
+
+def _sniff(raw: bytes | str, display: str, format: str, sep: str | None) -> str:
+    if format != "auto":
+        return format
+    if sep is not None:
+        return "csv"
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    try:
+        from ._detect import sniff_format
+    except ImportError:
+        found = _fallback_sniff(data, display)
+    else:
+        found = sniff_format(data, display)
+    if found not in _READERS:
+        found = "csv"
+    if PurePath(display).suffix.lower() in _DELIMITED_SUFFIXES and not _READERS[found].binary:
+        found = "csv"  # a .csv/.tsv file is delimited text, whatever its cells look like
+    return found
+
+
+def _reader(fmt: str, display: str):
+    spec = _READERS[fmt]
+    try:
+        module = importlib.import_module(spec.module, __name__)
+        return getattr(module, spec.function)
+    except (ImportError, AttributeError) as err:
+        raise InputError(
+            f"File '{display}' is a {_FORMAT_NAMES.get(fmt, fmt)} file, and this installation cannot read that format "
+            f"({err}). Export the table as CSV, or install the package that reads it."
+        ) from None
+
+
+def read_results(
+    source: Any,
+    *,
+    format: str = "auto",
+    name: str | None = None,
+    sheet: str | int | None = None,
+    sep: str | None = None,
+    decimal: str | None = None,
+    layout: str = "auto",
+    dataset_col: str | None = None,
+    classifier_col: str | None = None,
+    metric_col: str | None = None,
+    value_col: str | None = None,
+    fold_cols: Any = None,
+    max_cells: int | None = None,
+    max_classifiers: int | None = None,
+    _metric_hint: str | None = None,
+) -> Results:
+    """Read a results file as it is; choose the metric later with :meth:`Results.table`.
+
+    Parameters
+    ----------
+    source : path, bytes, str or file-like
+        A ``str`` containing a newline is the table's text (pasted data).
+    format : {"auto", "csv", "latex", "markdown", "text", "xlsx", "xls", "ods"}
+        "auto" recognises the format from the content and the file's name; "text" is a table copied
+        from a PDF (columns separated by runs of spaces).
+    name : str, optional
+        Name of the source in messages (defaults to the file name); its words may tell the direction of
+        an unnamed metric (``error_rates.csv``).
+    sheet : str or int, optional
+        The sheet of a spreadsheet (default: the first that holds a table).
+    sep, decimal : str, optional
+        Delimiter of a CSV file (default: detected among tab, semicolon, comma, pipe) and decimal separator
+        (default: detected; decimal commas are read and noted).
+    layout : {"auto", "wide", "long", "tidy", "sklearn"}
+        "wide": first column = data sets, one column per classifier. "long": data-set and classifier
+        columns, optional fold/repetition/seed columns, one or more metric columns (every numeric column).
+        "tidy": ``metric`` and ``value`` columns. "sklearn": a ``cross_validate`` export (``fit_time``,
+        ``score_time``, ``test_*``). "auto" detects them from the header and the cells ("long" also
+        accepts a tidy or scikit-learn file).
+    dataset_col, classifier_col, metric_col, value_col : str, optional
+        Column names when they are not recognised automatically (``metric_col``/``value_col``: a tidy file).
+    fold_cols : list of str, optional
+        The fold/repetition/seed columns (default: recognised by name: fold, split, cv_fold, seed, run, ...).
+    max_cells, max_classifiers : int, optional
+        Refuse, before the heavy work, a table with more scores (data sets x classifiers) or classifiers.
+
+    Every problem raises :class:`~compare_lib.errors.InputError` naming the file, line, column and value.
+    """
+    check_choice(layout, LAYOUTS, "layout")
+    check_choice(format, ("auto", *_READERS), "format")
+    if decimal not in (None, ".", ","):
+        raise InputError(f"decimal={decimal!r} is not a decimal separator; give '.' or ',' (or leave it out to detect it).")
+    sep = check_sep(sep)
+    content, display = read_source(source, name)
+    fmt = _sniff(content, display, format, sep)
+    spec = _READERS[fmt]
+    limits = (max_cells, max_classifiers)
+    hints = dict(classifier_col=classifier_col, dataset_col=dataset_col, metric_col=metric_col, value_col=value_col,
+                 metric_hint=_metric_hint)
+    size_checked = []
+
+    def plan(header: list[str], n_rows: int) -> int | frozenset | None:
+        """Before the cells are split: size limits of a wide table, and which columns the C parser may read
+        as numbers directly (a wide table's classifier columns; a long table's columns but the names)."""
+        if guess_layout(header, layout=layout, **hints) != "wide":
+            return None if decimal == "," else frozenset(numeric_columns(header, **hints))
+        check_size(display, n_rows, len(header) - 1, *limits)
+        size_checked.append(True)
+        return None if decimal == "," else 1
+
+    if sheet is not None and not spec.binary:
+        raise InputError(
+            f"File '{display}' is a {_FORMAT_NAMES.get(fmt, fmt)} file, not a spreadsheet: sheet={sheet!r} does not "
+            "apply. Leave sheet out, or give the workbook itself."
+        )
+    available = {"sep": sep, "plan": plan, "sheet": sheet}
+    options = {k: available[k] for k in spec.options}
+    read = _reader(fmt, display)
+    if spec.binary:
+        if isinstance(content, str):
+            raise InputError(f"File '{display}': a {_FORMAT_NAMES.get(fmt, fmt)} file is binary; pass its bytes or its path, not text.")
+        raw = read(content, display, kind=spec.kind, **options)
+    else:
+        text = decode_text(content, display)
+        del content
+        raw = read(text, display, **options)
+        del text
+    return build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col, classifier_col=classifier_col,
+                         metric_col=metric_col, value_col=value_col, fold_cols=fold_cols, limits=limits,
+                         size_checked=bool(size_checked), metric_hint=_metric_hint)
+
+
+def load_scores(
+    source: Any,
+    *,
+    higher_is_better: bool | None = True,
+    layout: str = "auto",
+    missing: str = "error",
+    name: str | None = None,
+    sep: str | None = None,
+    decimal: str | None = None,
+    dataset_col: str | None = None,
+    classifier_col: str | None = None,
+    score_col: str | None = None,
+    max_cells: int | None = None,
+    max_classifiers: int | None = None,
+    metric: str | None = None,
+    aggregate: str = "mean",
+    format: str = "auto",
+    sheet: str | int | None = None,
+    metric_col: str | None = None,
+    value_col: str | None = None,
+    fold_cols: Any = None,
+) -> ScoreTable:
+    """Load a score table: ``read_results(source, ...).table(metric, ...)`` in one call.
+
+    ``score_col`` is another name for ``metric`` (the column of a long file that holds the scores).
+    ``higher_is_better`` is True unless given (pass None to infer it from the names, as
+    :meth:`Results.table` does). A file with several metrics needs ``metric=``; the message lists them.
+    See :func:`read_results` and :meth:`Results.table` for the other parameters.
+    """
+    if score_col is not None and metric is not None and score_col != metric:
+        raise InputError(
+            f"score_col={score_col!r} and metric={metric!r} name different metrics; score_col is another name for "
+            "metric: give one of them."
+        )
+    metric = metric if metric is not None else score_col
+    results = read_results(
+        source, format=format, name=name, sheet=sheet, sep=sep, decimal=decimal, layout=layout, dataset_col=dataset_col,
+        classifier_col=classifier_col, metric_col=metric_col, value_col=value_col, fold_cols=fold_cols,
+        max_cells=max_cells, max_classifiers=max_classifiers, _metric_hint=metric,
+    )
+    return results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)

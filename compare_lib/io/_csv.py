@@ -1,0 +1,255 @@
+"""The delimited-text reader (CSV, TSV, semicolon- and pipe-separated) -> :class:`RawTable`.
+
+Cost grows linearly with the size of the file: records are found in one pass (vectorized over the
+bytes when the file has no quote characters, else one streaming pass of the csv module that keeps two
+integers per record), the cells are split by pandas' C parser, and every check is vectorized; messages
+name at most a few cells ("and N more").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from array import array
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from .._table_validation import _MISSING_TOKENS
+from ..errors import InputError
+from ._raw import RawTable
+
+_NA_VALUES = sorted({v for t in _MISSING_TOKENS for v in (t, t.upper(), t.capitalize())} | {"NaN", "N/A"})
+
+_DELIMITERS = ("\t", ";", ",", "|")
+#: The csv module refuses fields above 128 KiB by default; a 50 MB upload may hold one long line.
+_FIELD_LIMIT = 1 << 30
+
+
+def _allow_long_fields() -> None:
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)  # only ever raised, never lowered: safe across sessions
+
+
+_BLANK_LINES = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+
+
+def _detect_delimiter(sample: list[str]) -> str:
+    _allow_long_fields()
+    best, best_fields = ",", 1
+    for delim in _DELIMITERS:
+        counts = {len(row) for row in csv.reader(sample[:50], delimiter=delim, skipinitialspace=True) if row}
+        if len(counts) == 1:
+            fields = counts.pop()
+            if fields > best_fields:
+                best, best_fields = delim, fields
+    if best_fields == 1:
+        # Inconsistent rows: take the delimiter that splits the header most; ragged rows are reported later.
+        header = sample[0]
+        best = max(_DELIMITERS, key=lambda d: len(next(csv.reader([header], delimiter=d))))
+    return best
+
+
+def check_sep(sep: Any) -> str | None:
+    if sep is None:
+        return None
+    if not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n" or sep.isalnum():
+        raise InputError(
+            f"sep={sep!r} is not a delimiter: give one character such as ',', ';', '\\t' or '|' (or leave it out to "
+            "detect it)."
+        )
+    return sep
+
+
+def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """One streaming pass of the csv module over the text: for each non-blank record, its first line
+    number (1-based, a quoted field may span lines) and its number of fields; and the header cells.
+
+    Nothing but two integer arrays is kept, so memory stays small for any file size. The csv module
+    splits records only at \\n (the text is normalized), never at U+2028 or other characters that
+    ``str.splitlines`` would split at.
+    """
+    if '"' not in text:
+        return _scan_unquoted(text, delim, display)
+    _allow_long_fields()
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, skipinitialspace=True)
+    starts, counts = array("q"), array("q")
+    header: list[str] | None = None
+    previous_end = 0
+    try:
+        for row in reader:
+            if row:
+                if header is None:
+                    header = row
+                starts.append(previous_end + 1)
+                counts.append(len(row))
+            previous_end = reader.line_num
+    except csv.Error as err:
+        raise InputError(
+            f"File '{display}', line {reader.line_num}: the file cannot be read as CSV ({err}). Check for a stray "
+            "quote character or a binary file."
+        ) from None
+    if header is None:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    return np.frombuffer(starts, dtype=np.int64), np.frombuffer(counts, dtype=np.int64), header, previous_end
+
+
+def _scan_unquoted(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """:func:`_scan_records` for a text without quote characters, vectorized over its bytes: records are
+    the non-empty lines and their fields are separated by every delimiter (the delimiter is ASCII, so
+    counting its bytes in UTF-8 is exact)."""
+    buf = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    breaks = np.flatnonzero(buf == 10)
+    starts = np.concatenate([[0], breaks + 1])
+    ends = np.concatenate([breaks, [buf.size]])
+    nonempty = ends > starts
+    seps = np.flatnonzero(buf == ord(delim))
+    counts = (np.searchsorted(seps, ends[nonempty]) - np.searchsorted(seps, starts[nonempty]) + 1)
+    lines = np.flatnonzero(nonempty) + 1
+    if lines.size == 0:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    first = bytes(buf[starts[lines[0] - 1] : ends[lines[0] - 1]]).decode("utf-8")
+    header = first.split(delim)
+    header = [h.lstrip(" ") for h in header]  # as skipinitialspace
+    return lines.astype(np.int64), counts.astype(np.int64), header, int(breaks.size + 1)
+
+
+def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], str, np.ndarray, np.ndarray, int, str]:
+    """Header cells, the body text (after the header record), the body records' first line numbers and
+    field counts, the header's line number and the delimiter (detected on the first non-blank lines
+    unless given)."""
+    text = _BLANK_LINES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))  # whitespace-only lines are blank
+    stream = io.StringIO(text)
+    sample = []
+    while len(sample) < 50:
+        line = stream.readline()
+        if not line:
+            break
+        if line.strip():
+            sample.append(line.rstrip("\n"))
+    if not sample:
+        raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
+    delim = sep or _detect_delimiter(sample)
+    starts, counts, header, _ = _scan_records(text, delim, display)
+    header = [c.strip() for c in header]
+    header_line = int(starts[0])
+    # The body begins after the header record's last line.
+    body_from = int(starts[1]) - 1 if starts.size > 1 else None
+    offset = 0
+    if body_from is not None:
+        for _ in range(body_from):
+            offset = text.index("\n", offset) + 1
+    body = text[offset:] if body_from is not None else ""
+    return header, body, starts[1:], counts[1:], header_line, delim
+
+
+def _ragged(display: str, line: int, fields: int, header: list[str], header_line: int, delim: str) -> InputError:
+    return InputError(
+        f"File '{display}', line {line}: {fields} field(s) where the header (line {header_line}) has {len(header)}. "
+        f"Every row needs one value per column; check for a missing or extra {_delim_name(delim)}."
+    )
+
+
+def _parse_body(
+    header: list[str], body: str, line_numbers: np.ndarray, counts: np.ndarray, header_line: int, delim: str,
+    display: str, numeric_from: int | frozenset | None = None,
+) -> tuple[list[str], pd.DataFrame]:
+    """The body as a DataFrame of stripped strings (the C parser of pandas does the splitting), and the
+    header without a trailing empty column. With ``numeric_from`` an int, columns from that one on come
+    back as floats when they all parse as numbers (else every column is text); with a set of column
+    numbers, each of those columns comes back as floats when it parses as numbers, else as its text
+    (missing-value tokens as NaN), and the other columns as stripped text."""
+    bad = np.flatnonzero(counts != len(header))
+    trailing = header[-1] == "" and len(header) > 1
+    if bad.size and (not trailing or (counts[bad] > len(header)).any()):
+        i = int(bad[0]) if not trailing else int(bad[np.flatnonzero(counts[bad] > len(header))[0]])
+        raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
+    common = dict(sep=delim, header=None, engine="c", skip_blank_lines=True, skipinitialspace=True,
+                  quotechar='"', encoding="utf-8")
+    body_bytes = body.encode("utf-8")  # the C parser reads bytes: 1 byte per ASCII character, not 4
+
+    def read(*args, **kw) -> pd.DataFrame:
+        try:
+            return pd.read_csv(*args, **kw)
+        except pd.errors.ParserError:  # rows of different lengths (a trailing empty header let them through)
+            i = int(bad[0]) if bad.size else 0
+            raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim) from None
+    grid = None
+    if isinstance(numeric_from, frozenset) and not trailing:
+        # Long tables: names as text, every other column read as numbers by the C parser where it can.
+        numeric = [j for j in sorted(numeric_from) if 0 <= j < len(header)]
+        grid = read(
+            io.BytesIO(body_bytes), dtype={j: str for j in range(len(header)) if j not in numeric_from},
+            keep_default_na=False, na_values={j: _NA_VALUES for j in numeric}, **common,
+        )
+        if grid.shape[1] == len(header):
+            for j in range(len(header)):
+                if j not in numeric_from:
+                    grid[j] = grid[j].fillna("").str.strip()
+        else:
+            grid = None
+    elif numeric_from is not None and not trailing:
+        # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
+        # cannot read as a number sends the table down the string path, which names the bad cell.
+        fast = read(
+            io.BytesIO(body_bytes), dtype={0: str}, keep_default_na=False,
+            na_values={j: _NA_VALUES for j in range(numeric_from, len(header))},  # never a data-set name
+            **common,
+        )
+        scores = fast.iloc[:, numeric_from:]
+        if fast.shape[1] == len(header) and all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
+                                                for t in scores.dtypes):
+            grid = fast
+            grid[0] = grid[0].fillna("").astype(str).str.strip()
+    if grid is None:
+        grid = read(io.BytesIO(body_bytes), dtype=str, keep_default_na=False, na_filter=False, **common)
+        grid = grid.apply(lambda col: col.str.strip())
+    if len(grid) != line_numbers.size:
+        raise InputError(
+            f"File '{display}': the rows could not be told apart consistently ({len(grid)} rows read, "
+            f"{line_numbers.size} records found); check the quoting of the file."
+        )
+    # A trailing delimiter on every line makes an empty last column: not data.
+    if trailing and grid.shape[1] == len(header) and (grid.iloc[:, -1] == "").all():
+        header, grid = header[:-1], grid.iloc[:, :-1]
+    elif bad.size:
+        i = int(bad[0])
+        raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
+    grid.columns = range(grid.shape[1])
+    return header, grid
+
+
+def _delim_name(delim: str) -> str:
+    return {"\t": "tab", ";": "semicolon", ",": "comma", "|": "pipe"}.get(delim, repr(delim))
+
+
+def read_delimited(
+    text: str, display: str, *, sep: str | None = None,
+    plan: Callable[[list[str], int], int | frozenset | None] | None = None,
+) -> RawTable:
+    """Read delimited text into a :class:`RawTable` (header, positional string columns, line numbers).
+
+    ``sep`` forces the delimiter (default: detected among tab, semicolon, comma and pipe on the first
+    non-blank lines). ``plan(header, n_rows)``, called once the records are counted and before the cells
+    are split, may refuse the table (size limits) and returns the first column that may be read directly
+    as numbers by the C parser (a wide table: 1), the set of columns that may be (a long table: all but
+    the names), or None to read every cell as text.
+    """
+    sep = check_sep(sep)
+    header, body, line_numbers, counts, header_line, delim = _split_text(text, display, sep)
+    notes: list[str] = []
+    if len(header) < 2:
+        raise InputError(
+            f"File '{display}' has a single column (header: {header[0]!r}). Expected the data-set names in the first "
+            "column and one column per classifier, separated by commas, semicolons or tabs."
+        )
+    if delim != ",":
+        notes.append(f"Columns are separated by {_delim_name(delim)}s.")
+    if not line_numbers.size:
+        raise InputError(f"File '{display}' has a header but no data rows. Add one row per data set.")
+    numeric_from = plan(header, int(line_numbers.size)) if plan is not None else None
+    header, grid = _parse_body(header, body, line_numbers, counts, header_line, delim, display, numeric_from)
+    return RawTable(header=header, grid=grid, line_numbers=line_numbers, display=display, format="csv",
+                    notes=tuple(notes), delimiter=delim)

@@ -1,0 +1,362 @@
+"""What a file holds, read but not yet chosen from: :class:`Results`.
+
+A results file may hold several metrics, folds, seeds or repeated runs. :class:`Results` keeps them as
+they are and says what it found (:attr:`Results.metrics`, :attr:`Results.columns`, :attr:`Results.notes`);
+:meth:`Results.table` then builds the :class:`~compare_lib._table.ScoreTable` of one metric, aggregated
+over the runs of each data set and classifier, with the direction inferred from the names unless given.
+Nothing is chosen silently: with several metrics and none asked for, :meth:`Results.table` refuses and
+lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._table import MISSING_POLICIES, ScoreTable
+from .._table_validation import RowLabels, _count_listing
+from .._validation import MAX_LISTED, check_choice
+from ..errors import InputError
+from ._direction import infer_direction
+
+#: How the runs of one data set and classifier become its cell.
+AGGREGATES = ("mean", "median")
+
+
+@dataclass(frozen=True, eq=False)
+class _Metric:
+    """One metric of a long/tidy/sklearn file: its rows, values and (deferred) problems."""
+
+    name: str
+    positions: np.ndarray | None  # rows of the row frame holding this metric (None: every row)
+    values: np.ndarray  # floats aligned with the rows (NaN: missing)
+    raw: pd.Series | None = field(default=None, repr=False)  # the cells' source text, for messages
+    error: str | None = None  # cells that are not numbers: raised when the metric is asked for
+
+
+@dataclass(frozen=True, eq=False)
+class _Wide:
+    """The one metric of a wide table."""
+
+    names: np.ndarray  # data-set names (object)
+    classifiers: list[str]
+    values: np.ndarray | None  # n x k floats, or None when the table can only be refused
+    lines: np.ndarray
+    frame_for_errors: pd.DataFrame | None = None  # duplicate classifier names: ScoreTable reports them
+
+
+class Results:
+    """The contents of a results file: one or more metrics of k classifiers on N data sets.
+
+    Built by :func:`compare_lib.io.read_results`. Attributes:
+
+    ``metrics``
+        The metrics, in file order (a column name of a long file, ``test_roc_auc`` of a scikit-learn
+        export, a value of the ``metric`` column of a tidy file; for a wide table the one metric, named
+        after the file when its name says, e.g. ``error_rates``, else None).
+    ``datasets``, ``classifiers``
+        Names in order of first appearance.
+    ``has_folds``
+        True when some data set and classifier have several rows (folds, seeds, runs).
+    ``notes``
+        What reading did (a tuple of sentences).
+    ``format``, ``layout``
+        How the file was read ("csv", "latex", ...) and laid out ("wide", "long", "tidy", "sklearn").
+    ``columns``
+        Which source column plays which role: ``dataset``, ``classifier``, ``folds``, ``metrics`` (long,
+        sklearn) or ``metric`` and ``value`` (tidy), ``sizes``, ``ignored``.
+    ``source``
+        The file's name as used in messages.
+    """
+
+    def __init__(self, *, source: str, format: str, layout: str, columns: dict, notes, metrics: list,
+                 wide: _Wide | None = None, rows: pd.DataFrame | None = None, keys: list[str] | None = None,
+                 sizes: list[str] | None = None, metric_data: dict[str, _Metric] | None = None,
+                 metric_from_file: bool = False, row_word: str = "line", sheet: str | None = None,
+                 has_folds: bool = False):
+        self.source = source
+        self.format = format
+        self.layout = layout
+        self.columns = columns
+        self.notes = tuple(notes)
+        self.metrics = list(metrics)
+        self.has_folds = bool(has_folds)
+        self._wide = wide
+        self._rows = rows
+        self._keys = list(keys or [])
+        self._sizes = list(sizes or [])
+        self._metric_data = metric_data or {}
+        self._metric_from_file = metric_from_file
+        self._row_word = row_word
+        self._sheet = sheet
+        if wide is not None:
+            self.datasets = [str(x) for x in wide.names]
+            self.classifiers = list(wide.classifiers)
+        else:
+            self.datasets = [str(x) for x in pd.unique(rows["dataset"].to_numpy())]
+            self.classifiers = [str(x) for x in pd.unique(rows["classifier"].to_numpy())]
+
+    def __repr__(self) -> str:
+        return (f"Results(source={self.source!r}, format={self.format!r}, layout={self.layout!r}, "
+                f"metrics={self.metrics!r}, datasets={len(self.datasets)}, classifiers={len(self.classifiers)}, "
+                f"has_folds={self.has_folds})")
+
+    # -- choosing a metric ---------------------------------------------------------------------
+    def _metric(self, metric: str | None) -> str | None:
+        if metric is None:
+            if len(self.metrics) > 1:
+                raise InputError(
+                    f"File '{self.source}': the file has {len(self.metrics)} metrics: {', '.join(map(str, self.metrics))}; "
+                    "pass metric=... to say which one to compare (e.g. metric="
+                    f"{next((m for m in self.metrics if str(m).startswith('test_')), self.metrics[0])!r})."
+                )
+            if not self.metrics:
+                raise InputError(f"File '{self.source}' has no metric column.")
+            return self.metrics[0]
+        if metric in self.metrics:
+            return metric
+        named = [m for m in self.metrics if m is not None]
+        if not named:
+            raise InputError(
+                f"File '{self.source}': metric={metric!r} is not in the file: it is a wide table of one unnamed metric; "
+                "leave metric out."
+            )
+        raise InputError(
+            f"File '{self.source}': metric={metric!r} is not in the file; it has {len(self.metrics)} metric(s): "
+            f"{', '.join(map(str, self.metrics))}."
+        )
+
+    def direction(self, metric: str | None = None) -> bool | None:
+        """True when a higher score of ``metric`` is better, False when lower is, None when unknown:
+        inferred from the metric's name, then from the file's name."""
+        return self._direction(metric)[0]
+
+    def direction_reason(self, metric: str | None = None) -> str:
+        """Why :meth:`direction` says what it says ("lower is better: the metric is named error ...")."""
+        return self._direction(metric)[1]
+
+    def _direction(self, metric: str | None) -> tuple[bool | None, str]:
+        name = self._metric(metric)
+        return infer_direction(name, self.source, metric_from_file=self._metric_from_file)
+
+    # -- rows -----------------------------------------------------------------------------------
+    def fold_rows(self, metric: str | None = None) -> pd.DataFrame:
+        """The rows of ``metric`` as in the file: columns ``dataset``, ``classifier``, the repetition key
+        columns (fold, seed, ...), ``score`` and the size columns (n_train, n_test) when the file has
+        them. For a wide table: one row per cell (dataset, classifier, score)."""
+        name = self._metric(metric)
+        if self._wide is not None:
+            w = self._wide
+            if w.values is None:
+                self._wide_table(name, True, "error", [])  # raises the reason
+            n, k = w.values.shape
+            return pd.DataFrame({"dataset": np.repeat(w.names, k), "classifier": np.tile(np.array(w.classifiers, dtype=object), n),
+                                 "score": w.values.reshape(-1)})
+        m = self._metric_data[name]
+        if m.error:
+            raise InputError(m.error)
+        rows = self._rows if m.positions is None else self._rows.iloc[m.positions]
+        return self._fold_frame(rows, m.values)
+
+    def _fold_frame(self, rows: pd.DataFrame, values: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame({
+            "dataset": rows["dataset"].to_numpy(),
+            "classifier": rows["classifier"].to_numpy(),
+            **{k: rows[k].to_numpy() for k in self._keys},
+            "score": values,
+            **{s: rows[s].to_numpy() for s in self._sizes},
+        })
+
+    # -- the table ------------------------------------------------------------------------------
+    def table(self, metric: str | None = None, *, higher_is_better: bool | None = None, missing: str = "error",
+              aggregate: str = "mean") -> ScoreTable:
+        """The :class:`ScoreTable` of one metric (data sets x classifiers).
+
+        ``metric``: which one (required when the file has several). ``higher_is_better``: the direction;
+        None infers it from the metric's and the file's names (see :meth:`direction`), and assumes higher
+        is better, with a note, when they do not say. ``missing``: the missing-data policy ("error",
+        "drop-datasets", "drop-classifiers", "pairwise"). ``aggregate``: "mean" or "median" of the runs
+        (folds, seeds, repetitions) of each data set and classifier. The notes say how the cells were made
+        and what was dropped or kept.
+        """
+        name = self._metric(metric)
+        check_choice(missing, MISSING_POLICIES, "missing", verb="is not a policy")
+        check_choice(aggregate, AGGREGATES, "aggregate")
+        notes = list(self.notes)
+        if higher_is_better is None:
+            better, reason = infer_direction(name, self.source, metric_from_file=self._metric_from_file)
+            if better is None:
+                higher_is_better = True
+                notes.append(f"Higher is better was assumed: the direction is {reason}. Pass higher_is_better=False "
+                             "if a lower score is better.")
+            else:
+                higher_is_better = better
+                notes.append(reason[0].upper() + reason[1:] + ".")
+        if self._wide is not None:
+            return self._wide_table(name, higher_is_better, missing, notes)
+        return self._rows_table(name, higher_is_better, missing, aggregate, notes)
+
+    def _wide_table(self, name, higher_is_better, missing, notes) -> ScoreTable:
+        w = self._wide
+        if w.values is None:
+            return ScoreTable(w.frame_for_errors, higher_is_better, missing=missing, source=self.source,
+                              notes=tuple(notes), metric=name)
+        frame = pd.DataFrame(w.values, index=w.names, columns=w.classifiers)
+        return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
+                          row_labels=RowLabels(w.lines, self._place("")), metric=name)
+
+    def _place(self, before: str) -> str:
+        word = f"{before}{self._row_word}" if not before else f"{before} {self._row_word}"
+        return f"sheet '{self._sheet}', {word}" if self._sheet else word
+
+    def _rows_table(self, name, higher_is_better, missing, aggregate, notes) -> ScoreTable:
+        m = self._metric_data[name]
+        if m.error:
+            raise InputError(m.error)
+        rows = self._rows if m.positions is None else self._rows.iloc[m.positions].reset_index(drop=True)
+        values = m.values
+        lines = rows["line"].to_numpy()
+        ds, clf = rows["dataset"], rows["classifier"]
+        several = len(self.metrics) > 1
+        place = self._place("")
+
+        def locate(i) -> str:
+            extra = f", metric '{name}'" if several else ""
+            return f"{place} {lines[i]} (data set '{ds.iloc[i]}', classifier '{clf.iloc[i]}'{extra})"
+
+        inf = np.flatnonzero(np.isinf(values))
+        if inf.size:
+            cells = [f"{locate(i)}: {(m.raw.iloc[i] if m.raw is not None else str(values[i]))!r}" for i in inf[:MAX_LISTED]]
+            raise InputError(
+                f"File '{self.source}': infinite score(s): {_count_listing(cells, inf.size)}. Scores must be finite numbers."
+            )
+        nan = np.flatnonzero(np.isnan(values))
+        na_rows = [locate(i) for i in nan[:MAX_LISTED]]
+        if na_rows and missing == "error":
+            raise InputError(
+                f"File '{self.source}': {nan.size} missing score(s): {_count_listing(na_rows, nan.size)}. Fill them in, "
+                "remove the rows, or choose a missing-data policy."
+            )
+        keys = self._keys
+        folds = self._fold_frame(rows, values)
+        key = ["dataset", "classifier", *keys]
+        if keys:
+            dup_mask = folds.duplicated(key, keep=False).to_numpy()
+            if dup_mask.any():
+                dup = folds[dup_mask]
+                first = dup.iloc[0]
+                where = ", ".join(f"{c}={first[c]!r}" for c in key)
+                same = lines[np.flatnonzero(dup_mask)[(dup[key] == first[key]).all(axis=1).to_numpy()]]
+                raise InputError(
+                    f"File '{self.source}': the same {where} appears on {self._row_word}s "
+                    f"{_count_listing([str(x) for x in same[:MAX_LISTED]], same.size).replace('; ', ', ')}. "
+                    "Each repetition/fold may appear once per data set and classifier."
+                )
+        if na_rows:
+            notes.append(f"{nan.size} fold-level row(s) with a missing score were left out of the "
+                         f"{'averages' if aggregate == 'mean' else 'medians'}: {_count_listing(na_rows, nan.size)}.")
+        ds_codes, datasets = pd.factorize(ds.to_numpy(), sort=False)
+        clf_codes, classifiers = pd.factorize(clf.to_numpy(), sort=False)
+        k = len(classifiers)
+        cell = ds_codes.astype(np.int64) * k + clf_codes
+        present = ~np.isnan(values)
+        grouped = pd.Series(values[present]).groupby(cell[present], sort=True)
+        agg = grouped.mean() if aggregate == "mean" else grouped.median()
+        counts = np.bincount(cell[present], minlength=len(datasets) * k)
+        grid = np.full(len(datasets) * k, np.nan)
+        grid[agg.index.to_numpy()] = agg.to_numpy()
+        grid = grid.reshape(len(datasets), k)
+        notes.extend(self._cell_notes(counts[counts > 0], aggregate))
+        if keys:
+            notes.extend(self._missing_runs(folds, cell, ds_codes, k, aggregate))
+        first_index = np.unique(ds_codes, return_index=True)[1]
+        labels = RowLabels(lines[first_index], self._place("first on"))
+        holes = np.flatnonzero(counts == 0)
+        if holes.size and missing == "error":
+            raise InputError(self._holes_message(holes, k, datasets, classifiers, labels))
+        frame = pd.DataFrame(grid, index=np.asarray(datasets, dtype=object), columns=np.asarray(classifiers, dtype=object))
+        multi = bool(keys) or (counts.size and counts.max() > 1)
+        return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
+                          folds=folds if multi else None, row_labels=labels, metric=name)
+
+    def _runs_word(self) -> str:
+        lowered = [k.lower() for k in self._keys]
+        if not lowered:
+            return "repetitions"
+        if len(lowered) == 1:
+            word = lowered[0]
+            if "fold" in word or "split" in word:
+                return "folds"
+            if "seed" in word:
+                return "seeds"
+        return "runs"
+
+    def _cell_notes(self, counts: np.ndarray, aggregate: str) -> list[str]:
+        if not counts.size or (counts.max() <= 1 and not self._keys):
+            return []
+        what = "repetitions/folds" if not self._keys else "/".join(self._keys)
+        noun = self._runs_word()
+        verb = "Averaged" if aggregate == "mean" else "Took the median of"
+        if counts.min() == counts.max():
+            c = int(counts[0])
+            notes = [f"{verb} {c} rows per data set and classifier ({what}): each cell is the {aggregate} of "
+                     f"{c} {noun if c > 1 else noun.rstrip('s')}."]
+        else:
+            lead = "Averaged" if aggregate == "mean" else "Took the median of the"
+            notes = [f"{lead} repetitions/folds per data set and classifier; the number of rows per cell varies from "
+                     f"{int(counts.min())} to {int(counts.max())}: each cell is the {aggregate} of the {noun} it has."]
+        if not self._keys and counts.max() > 1:
+            notes.append("No repetition/fold column was found, so repeated rows of a cell were treated as repetitions.")
+        return notes
+
+    def _missing_runs(self, folds: pd.DataFrame, cell: np.ndarray, ds_codes: np.ndarray, n_clf: int,
+                      aggregate: str) -> list[str]:
+        """A note naming the runs (fold/seed values) that a data set has for some classifiers and not for
+        others: the rows the file lacks. Vectorized; only the few runs named are looked up."""
+        if len(self._keys) == 1:
+            key_codes = pd.factorize(folds[self._keys[0]].to_numpy())[0].astype(np.int64)
+        else:
+            key_codes = folds.groupby(self._keys, sort=False, dropna=False).ngroup().to_numpy().astype(np.int64)
+        n_keys = int(key_codes.max()) + 1
+        n_ds = int(ds_codes.max()) + 1
+        combined = ds_codes.astype(np.int64) * n_keys + key_codes
+        if n_ds * n_keys <= 50_000_000:
+            ds_key = np.flatnonzero(np.bincount(combined, minlength=n_ds * n_keys))
+        else:
+            ds_key = np.unique(combined)
+        keys_per_ds = np.bincount(ds_key // n_keys, minlength=n_ds)
+        rows_per_cell = np.bincount(cell, minlength=n_ds * n_clf)
+        cells = np.flatnonzero(rows_per_cell)
+        rows_per_cell = rows_per_cell[cells]
+        deficit = keys_per_ds[cells // n_clf] - rows_per_cell
+        total = int(deficit[deficit > 0].sum())
+        if not total:
+            return []
+        named: list[str] = []
+        for c in cells[deficit > 0][:MAX_LISTED]:
+            d = int(c // n_clf)
+            in_ds = np.unique(key_codes[ds_codes == d])
+            have = key_codes[cell == c]
+            first = folds.iloc[int(np.flatnonzero(cell == c)[0])]
+            for code in np.setdiff1d(in_ds, have)[: MAX_LISTED - len(named)]:
+                run = folds.iloc[int(np.flatnonzero(key_codes == code)[0])]
+                ident = ", ".join(f"{key} {run[key]}" for key in self._keys)
+                named.append(f"{first['dataset']} / {first['classifier']}, {ident}")
+            if len(named) >= MAX_LISTED:
+                break
+        return [f"{total} run(s) missing, with no row in the file: {_count_listing(named, total)}. Each of those cells "
+                f"is the {aggregate} of the runs it has."]
+
+    def _holes_message(self, holes, k, datasets, classifiers, labels) -> str:
+        cells = [f"{labels[int(h // k)]} (data set '{datasets[int(h // k)]}'), column '{classifiers[int(h % k)]}'"
+                 for h in holes[:MAX_LISTED]]
+        runs = [f"{datasets[int(h // k)]} / {classifiers[int(h % k)]}" for h in holes[:MAX_LISTED]]
+        return (
+            f"File '{self.source}': {holes.size} missing cell(s): {_count_listing(cells, holes.size)}. There is no row for "
+            f"{_count_listing(runs, holes.size)}: every "
+            "classifier needs at least one row (run) on every data set. Add the rows, or choose a missing-data policy: "
+            "drop the data sets that lack a classifier, drop the classifiers that lack a data set, or keep the holes "
+            "with missing='pairwise'."
+        )

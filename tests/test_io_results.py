@@ -1,0 +1,429 @@
+"""Issue 19: "your results as they are". read_results reads a file as it is; Results.table chooses.
+
+The files in tests/data/results/ are shaped like real ones (a scikit-learn cross_validate export, a long
+file with two metrics, tidy files, an error-rate table, a file with a missing run); their numbers are
+chosen by hand, so every expected value below is computed by hand from the file (shown in comments).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import compare_lib as cl
+from compare_lib.io import FORMATS, LAYOUTS, Results, load_scores, read_results
+
+from .conftest import SAMPLES
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "data" / "results"
+FORMAT_FILES = HERE / "data" / "formats"
+
+
+def quiet(call, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return call(*args, **kw)
+
+
+# -- scikit-learn cross_validate export --------------------------------------------------------------
+
+def test_cross_validate_export_lists_every_metric_in_file_order():
+    r = read_results(RESULTS / "cross_validate_export.csv")
+    assert isinstance(r, Results)
+    assert r.layout == "sklearn" and r.format == "csv"
+    assert r.metrics == ["fit_time", "score_time", "test_accuracy", "test_roc_auc", "test_f1_macro"]
+    assert r.datasets == ["credit-g", "diabetes", "ionosphere"]
+    assert r.classifiers == ["LogisticRegression", "RandomForestClassifier", "SVC"]
+    assert r.has_folds
+    assert r.columns["dataset"] == "dataset" and r.columns["classifier"] == "estimator"
+    assert r.columns["folds"] == ["fold"] and r.columns["metrics"] == r.metrics
+    assert any("unnamed column 1" in n for n in r.notes)  # the index written by to_csv is not a metric
+
+
+def test_cross_validate_export_needs_a_metric_and_the_message_lists_them():
+    r = read_results(RESULTS / "cross_validate_export.csv")
+    with pytest.raises(cl.InputError) as err:
+        r.table()
+    msg = str(err.value)
+    assert "the file has 5 metrics: fit_time, score_time, test_accuracy, test_roc_auc, test_f1_macro" in msg
+    assert "metric=" in msg and "cross_validate_export.csv" in msg
+
+
+def test_cross_validate_fold_means_by_hand():
+    r = read_results(RESULTS / "cross_validate_export.csv")
+    t = r.table("test_accuracy")
+    # credit-g / LogisticRegression folds 0.70, 0.74, 0.75 -> 0.73; RF 0.76, 0.74, 0.78 -> 0.76;
+    # SVC 0.72, 0.71, 0.73 -> 0.72; ionosphere / SVC 0.94, 0.95, 0.93 -> 0.94
+    assert t.scores.loc["credit-g", "LogisticRegression"] == pytest.approx(0.73)
+    assert t.scores.loc["credit-g", "RandomForestClassifier"] == pytest.approx(0.76)
+    assert t.scores.loc["credit-g", "SVC"] == pytest.approx(0.72)
+    assert t.scores.loc["ionosphere", "SVC"] == pytest.approx(0.94)
+    assert t.metric == "test_accuracy" and t.higher_is_better is True
+    assert any("each cell is the mean of 3 folds" in n for n in t.notes)
+    assert any("higher is better: the metric is named test_accuracy" in n.lower() for n in t.notes)
+    auc = r.table("test_roc_auc")  # each AUC is the accuracy + 0.05
+    assert np.allclose(auc.scores.to_numpy(), t.scores.to_numpy() + 0.05)
+    fit = r.table("fit_time")  # lower is better, inferred: RF 0.21, 0.19, 0.20 -> 0.20
+    assert fit.higher_is_better is False and fit.scores.loc["diabetes", "RandomForestClassifier"] == pytest.approx(0.2)
+    rows = r.fold_rows("test_f1_macro")
+    assert list(rows.columns) == ["dataset", "classifier", "fold", "score"] and len(rows) == 27
+    assert rows["score"].iloc[0] == pytest.approx(0.60) and rows["fold"].tolist()[:3] == [0, 1, 2]
+    assert t.folds is not None and len(t.folds) == 27
+
+
+def test_cross_validate_without_a_fold_column_treats_repeated_rows_as_repetitions():
+    r = read_results(RESULTS / "cross_validate_no_fold.csv")
+    assert r.layout == "sklearn" and r.columns["classifier"] == "model" and r.columns["folds"] == []
+    assert r.metrics == ["fit_time", "score_time", "test_accuracy"] and r.has_folds
+    t = r.table("test_accuracy")
+    assert t.scores.loc["diabetes", "SVC"] == pytest.approx((0.74 + 0.78 + 0.76) / 3)
+    assert any("treated as repetitions" in n for n in t.notes)
+
+
+def test_aggregate_median():
+    r = read_results(RESULTS / "cross_validate_export.csv")
+    t = r.table("test_accuracy", aggregate="median")
+    # credit-g / LR 0.70, 0.74, 0.75 -> median 0.74 (the mean is 0.73); diabetes / SVC 0.74, 0.78, 0.76 -> 0.76
+    assert t.scores.loc["credit-g", "LogisticRegression"] == pytest.approx(0.74)
+    assert t.scores.loc["diabetes", "SVC"] == pytest.approx(0.76)
+    assert any("median of 3 folds" in n for n in t.notes)
+    with pytest.raises(cl.InputError, match="aggregate='max' is not known; choose one of mean, median"):
+        r.table("test_accuracy", aggregate="max")
+
+
+# -- long files with several metrics ----------------------------------------------------------------
+
+def test_long_file_with_two_metrics_refuses_to_choose():
+    r = read_results(RESULTS / "long_two_metrics.csv")
+    assert r.layout == "long" and r.metrics == ["auc", "accuracy"]
+    with pytest.raises(cl.InputError, match="the file has 2 metrics: auc, accuracy"):
+        r.table()
+    with pytest.raises(cl.InputError, match="the file has 2 metrics: auc, accuracy"):
+        load_scores(RESULTS / "long_two_metrics.csv")  # the shortcut never picks one either
+    t = r.table("accuracy")
+    # iris / kNN 0.95, 0.93 -> 0.94; wine / tree 0.92, 0.96 -> 0.94; glass / tree 0.68, 0.74 -> 0.71
+    assert t.scores.loc["iris", "kNN"] == pytest.approx(0.94)
+    assert t.scores.loc["wine", "tree"] == pytest.approx(0.94)
+    assert t.scores.loc["glass", "tree"] == pytest.approx(0.71)
+    assert r.table("auc").scores.loc["glass", "kNN"] == pytest.approx(0.82)  # 0.80, 0.84
+
+
+def test_unknown_metric_lists_the_metrics():
+    r = read_results(RESULTS / "long_two_metrics.csv")
+    with pytest.raises(cl.InputError) as err:
+        r.table("f1")
+    assert "metric='f1' is not in the file" in str(err.value) and "auc, accuracy" in str(err.value)
+
+
+def test_score_col_is_an_alias_of_metric():
+    path = RESULTS / "long_two_metrics.csv"
+    by_alias = load_scores(path, score_col="accuracy")
+    by_metric = load_scores(path, metric="accuracy")
+    pd.testing.assert_frame_equal(by_alias.scores, by_metric.scores)
+    assert by_alias.metric == "accuracy"
+    assert by_alias.scores.loc["iris", "kNN"] == pytest.approx(0.94)
+    with pytest.raises(cl.InputError, match="name different metrics"):
+        load_scores(path, score_col="auc", metric="accuracy")
+
+
+def test_sizes_are_not_metrics_so_the_old_shortcut_still_loads():
+    """A long file with one score and n_train/n_test (sizes) loads as it always has: the sizes stay in
+    the fold-level rows for the corrected resampled t-test."""
+    t = load_scores(RESULTS / "long_with_sizes.csv")
+    assert t.metric == "score" and t.higher_is_better is True
+    assert t.scores.loc["anneal", "NB"] == pytest.approx(0.87) and t.scores.loc["audiology", "J48"] == pytest.approx(0.77)
+    assert list(t.folds.columns) == ["dataset", "classifier", "seed", "fold", "score", "n_train", "n_test"]
+    r = read_results(RESULTS / "long_with_sizes.csv")
+    assert r.metrics == ["score"] and r.columns["sizes"] == ["n_train", "n_test"]
+    sample = quiet(load_scores, SAMPLES / "fold_level_example.csv")
+    assert sample.metric == "score" and {"n_train", "n_test"} <= set(sample.folds.columns)
+
+
+def test_a_score_and_a_time_column_are_two_metrics():
+    text = "dataset,classifier,fold,score,fit_time\n" + "".join(
+        f"d{d},c{c},{f},{0.5 + d / 10 + c / 100 + f / 1000},{c + 1}\n" for d in range(3) for c in range(2) for f in range(2))
+    with pytest.raises(cl.InputError, match="2 metrics: score, fit_time"):
+        load_scores(text, name="t.csv")
+    t = load_scores(text, name="t.csv", metric="score")
+    assert t.scores.loc["d1", "c1"] == pytest.approx(0.5 + 0.1 + 0.01 + 0.0005)
+
+
+# -- tidy files --------------------------------------------------------------------------------------
+
+def test_tidy_metric_value_file_gives_each_metric_its_own_table():
+    r = read_results(RESULTS / "tidy_metric_value.csv")
+    assert r.layout == "tidy" and r.metrics == ["auc", "accuracy"]
+    assert r.columns["metric"] == "metric" and r.columns["value"] == "value" and r.columns["folds"] == ["fold"]
+    with pytest.raises(cl.InputError, match="2 metrics: auc, accuracy"):
+        r.table()
+    acc, auc = r.table("accuracy"), r.table("auc")
+    assert acc.scores.loc["iris", "kNN"] == pytest.approx(0.94)  # 0.95, 0.93: never mixed with the AUC
+    assert auc.scores.loc["iris", "kNN"] == pytest.approx(0.97)  # 0.98, 0.96
+    expected = read_results(RESULTS / "long_two_metrics.csv").table("accuracy").scores
+    pd.testing.assert_frame_equal(acc.scores, expected)
+
+
+def test_tidy_value_metric_file_is_never_averaged_across_metrics():
+    r = read_results(RESULTS / "tidy_value_metric.csv")
+    assert r.layout == "tidy" and r.metrics == ["AUC", "accuracy"] and not r.has_folds
+    acc = r.table("accuracy")
+    # one row per cell: the accuracy as written, not (AUC + accuracy) / 2
+    assert acc.scores.loc["iris", "kNN"] == pytest.approx(0.95) and acc.scores.loc["glass", "tree"] == pytest.approx(0.68)
+    assert r.table("AUC").scores.loc["wine", "kNN"] == pytest.approx(0.97)
+    assert acc.folds is None
+
+
+# -- direction ---------------------------------------------------------------------------------------
+
+def test_error_rate_file_is_lower_is_better_from_its_name():
+    r = read_results(RESULTS / "error_rates.csv")
+    assert r.layout == "wide" and r.metrics == ["error_rates"]
+    assert r.direction() is False
+    assert "error_rates.csv" in r.direction_reason() and r.direction_reason().startswith("lower is better")
+    t = r.table()
+    assert t.higher_is_better is False and t.metric == "error_rates"
+    assert t.datasets == ["breast-cancer", "credit-g", "diabetes", "heart-statlog", "ionosphere"]
+    assert any("skipped the row 'Average' (line 7)" in n for n in t.notes)
+    assert t.ranks.loc["credit-g"].tolist() == [4.0, 2.0, 3.0, 1.0]  # 0.244 is the lowest error, the best
+    assert t.with_direction(True).metric == "error_rates"
+    assert load_scores(RESULTS / "error_rates.csv").higher_is_better is True  # the shortcut's default stays
+
+
+@pytest.mark.parametrize("metric,expected", [
+    ("neg_log_loss", True), ("test_neg_mean_squared_error", True), ("score_time", False), ("fit_time", False),
+    ("test_roc_auc", True), ("balanced_accuracy", True), ("rmse", False), ("error", False), ("memory", False),
+    ("test_f1_macro", True), ("train_r2", True), ("cohen_kappa", True), ("foo", None), ("runtime", False),
+])
+def test_direction_from_the_metric_name(metric, expected):
+    text = f"dataset,model,{metric}\nd1,a,1\nd1,b,2\nd2,a,3\nd2,b,4\n"
+    r = read_results(text, name="results.csv")
+    assert r.metrics == [metric]
+    assert r.direction(metric) is expected
+    reason = r.direction_reason(metric)
+    if expected is None:
+        assert reason.startswith("unknown")
+        t = r.table()
+        assert t.higher_is_better is True and any("Higher is better was assumed" in n for n in t.notes)
+    else:
+        assert reason.startswith("higher is better" if expected else "lower is better") and metric in reason
+        assert r.table().higher_is_better is expected
+    assert r.table(higher_is_better=False).higher_is_better is False  # given beats inferred
+
+
+def test_score_time_reason_says_the_lower_word_wins():
+    r = read_results(RESULTS / "cross_validate_export.csv")
+    assert r.direction("score_time") is False and "'time'" in r.direction_reason("score_time")
+    assert r.direction("test_roc_auc") is True
+
+
+# -- missing runs and missing cells -----------------------------------------------------------------
+
+def test_missing_run_is_named_and_the_cell_uses_the_other_folds():
+    r = read_results(RESULTS / "missing_run.csv")
+    t = r.table()
+    note = next(n for n in t.notes if "missing" in n and "run" in n)
+    assert "1 run(s) missing" in note and "credit-g / SVC, fold 3" in note
+    # credit-g / SVC folds 1, 2, 4: 0.72, 0.71, 0.70 -> 0.71; credit-g / RF 0.76, 0.74, 0.78, 0.72 -> 0.75
+    assert t.scores.loc["credit-g", "SVC"] == pytest.approx(0.71)
+    assert t.scores.loc["credit-g", "RF"] == pytest.approx(0.75)
+    assert any("varies from 3 to 4" in n for n in t.notes)
+
+
+def test_a_missing_cell_of_a_long_file_speaks_of_rows():
+    with pytest.raises(cl.InputError) as err:
+        read_results(HERE / "data" / "bad" / "21_long_missing_cell.csv").table()
+    assert "no row for d2 / B" in str(err.value) and "pairwise" in str(err.value)
+
+
+def test_pairwise_keeps_the_holes():
+    r = read_results(HERE / "data" / "bad" / "21_long_missing_cell.csv")
+    with pytest.warns(cl.DataWarning, match="pairwise"):
+        t = r.table(missing="pairwise")
+    assert t.datasets == ["d1", "d2", "d3"] and t.classifiers == ["A", "B"]
+    assert np.isnan(t.scores.loc["d2", "B"]) and t.scores.loc["d3", "B"] == pytest.approx(0.4)
+    assert t.has_missing and t.missing == "pairwise"
+    note = next(n for n in t.notes if "pairwise" in n)
+    assert "1 missing score(s)" in note and "d2 / B" in note
+    sub = t.subset(["A", "B"], ["d1", "d2"])  # a derived table keeps the holes, the metric and one note
+    assert sub.has_missing and sub.metric == "score" and sum("pairwise" in n for n in sub.notes) == 1
+    full = sub.subset(datasets=["d1"] + ["d2"]).with_direction(False)
+    assert full.has_missing and not full.higher_is_better
+    # every other policy keeps its behaviour: no holes
+    for policy, shape in (("drop-datasets", (2, 2)),):
+        other = quiet(r.table, missing=policy)
+        assert other.scores.shape == shape and not other.has_missing
+    frame = pd.DataFrame({"A": [0.1, np.nan, 0.3], "B": [0.2, 0.5, np.nan]}, index=["x", "y", "z"])
+    kept = quiet(cl.ScoreTable, frame, True, missing="pairwise")
+    assert kept.has_missing and int(np.isnan(kept.scores.to_numpy()).sum()) == 2
+    assert not quiet(cl.ScoreTable, frame.fillna(0.0), True, missing="pairwise").has_missing
+
+
+# -- wide tables through the CSV reader --------------------------------------------------------------
+
+def test_wide_csv_with_standard_deviations_and_a_summary_row():
+    text = ("dataset,A,B,C\n"
+            "d1,0.81 ± 0.02,0.70 ± 0.03,**0.90 ± 0.01**\n"
+            "d2,0.52 (0.04),0.93 (0.02),0.71 (0.05)\n"
+            "d3,0.60,0.61*,0.62\n"
+            "Avg. rank,2.33,2.00,1.67\n")
+    r = read_results(text.encode(), name="accuracy.csv")
+    assert r.metrics == ["accuracy"] and r.direction() is True
+    t = r.table()
+    assert t.datasets == ["d1", "d2", "d3"]
+    assert t.scores.loc["d1", "C"] == pytest.approx(0.90) and t.scores.loc["d2", "A"] == pytest.approx(0.52)
+    assert t.scores.loc["d3", "B"] == pytest.approx(0.61)
+    assert any("skipped the row 'Avg. rank' (line 5)" in n for n in t.notes)
+    assert any("± standard deviations from 3 cells" in n for n in t.notes)
+    assert any("bracketed number" in n and "3 cells" in n for n in t.notes)
+
+
+def test_the_shortcut_keeps_every_old_keyword():
+    t = load_scores(b"dataset;A;B\nd1;0,8;0,7\nd2;0,5;0,9\n", name="x.csv", higher_is_better=False, layout="wide",
+                    missing="error", sep=";", decimal=",", max_cells=10, max_classifiers=5)
+    assert t.scores.loc["d1", "A"] == 0.8 and not t.higher_is_better and t.metric is None
+    long = load_scores(b"ds,algo,acc\nd1,A,0.8\nd1,B,0.7\nd2,A,0.6\nd2,B,0.9\n", dataset_col="ds", classifier_col="algo",
+                       score_col="acc", name="y.csv")
+    assert long.scores.loc["d2", "B"] == 0.9 and long.metric == "acc"
+    assert set(LAYOUTS) == {"auto", "wide", "long", "tidy", "sklearn"}
+    assert set(FORMATS) >= {"auto", "csv", "latex", "markdown", "text", "xlsx", "xls", "ods"}
+    from compare_lib import data
+
+    assert data.ScoreTable is cl.ScoreTable and data.MAX_NAME_LENGTH == 1_000 and "pairwise" in data.MISSING_POLICIES
+
+
+def test_explicit_columns_of_a_tidy_file():
+    text = "task,learner,measure_id,val\nt1,a,m1,1\nt1,b,m1,2\nt2,a,m1,3\nt2,b,m1,5\nt1,a,m2,9\nt1,b,m2,8\nt2,a,m2,7\nt2,b,m2,6\n"
+    r = read_results(text, name="x.csv", layout="tidy", metric_col="measure_id", value_col="val")
+    assert r.metrics == ["m1", "m2"] and r.classifiers == ["a", "b"]
+    assert r.table("m2", higher_is_better=False).scores.loc["t2", "b"] == 6
+
+
+# -- other formats (readers in compare_lib.io._latex, _markdown, _whitespace, _excel) -------------------
+
+def test_latex_table_from_a_paper():
+    r = read_results(FORMAT_FILES / "paper_table.tex")
+    assert r.format == "latex" and r.layout == "wide"
+    t = r.table(higher_is_better=True)
+    assert t.classifiers == ["Trees C4.5", "Trees RF", "Kernels SVM", "Kernels k-NN"]
+    assert t.datasets == ["breast-cancer", "credit_g", "diabetes", "ionosphere", "sonar", "vehicle"]  # no Avg. rank
+    # C4.5: (71.3 + 70.9 + 73.8 + 89.7 + 71.2 + 72.5) / 6 = 449.4 / 6 = 74.9
+    # RF:   (73.4 + 76.2 + 76.0 + 93.4 + 83.1 + 75.3) / 6 = 477.4 / 6
+    assert t.scores["Trees C4.5"].mean() == pytest.approx(74.9)
+    assert t.scores["Trees RF"].mean() == pytest.approx(477.4 / 6)
+    assert t.scores.loc["diabetes", "Kernels SVM"] == pytest.approx(77.1)  # '\textbf{77.1 $\pm$ 0.8}$^{\dagger}$'
+    assert any("± standard deviations" in n for n in t.notes) and any("Avg. rank" in n for n in t.notes)
+
+
+def test_markdown_leaderboard():
+    r = read_results(FORMAT_FILES / "leaderboard.md")
+    assert r.format == "markdown"
+    t = r.table(higher_is_better=True)
+    assert t.classifiers == ["XGBoost", "Random forest", "TabPFN", "Logistic regression"]
+    # XGBoost: (87.1 + 74.2 + 72.8 + 89.5 + 95.6) / 5 = 419.2 / 5 = 83.84
+    assert t.scores["XGBoost"].mean() == pytest.approx(83.84)
+    assert t.scores.loc["credit|german", "TabPFN"] == pytest.approx(77.3)
+
+
+def test_text_copied_from_a_pdf():
+    r = read_results(FORMAT_FILES / "pdf_copy.txt")
+    assert r.format == "text"
+    t = r.table()
+    assert t.n_datasets == 8 and "Average rank" not in t.datasets
+    # C4.5: (74.3 + 71.8 + 77.8 + 79.2 + 91.5 + 73.7 + 71.2 + 96.3) / 8 = 635.8 / 8 = 79.475
+    assert t.scores["C4.5"].mean() == pytest.approx(79.475)
+    assert t.scores.loc["credit g", "Random forest"] == pytest.approx(76.3)
+
+
+def test_xlsx_workbook():
+    r = read_results(FORMAT_FILES / "results.xlsx")
+    assert r.format == "xlsx" and r.classifiers == ["C4.5", "Naive Bayes", "SVM"]
+    with pytest.raises(cl.InputError, match=r"sheet 'AUC', row 6 \(data set 'hepatitis'\), column 'SVM'"):
+        r.table()
+    t = quiet(r.table, missing="drop-datasets", higher_is_better=True)
+    assert t.datasets == ["adult", "breast cancer", "ionosphere"]
+    assert t.scores.loc["ionosphere", "C4.5"] == 0.7 + 0.1 + 0.1  # full precision
+    # C4.5 without hepatitis: (0.881 + 0.61 + 0.8999999999999999) / 3
+    assert t.scores["C4.5"].mean() == pytest.approx((0.881 + 0.61 + (0.7 + 0.1 + 0.1)) / 3)
+    # SVM: (0.903 + 0.655 + 0.981) / 3
+    assert t.scores["SVM"].mean() == pytest.approx((0.903 + 0.655 + 0.981) / 3)
+    sheets = read_results(FORMAT_FILES / "two_sheets.xlsx", sheet="F1").table()
+    assert sheets.scores.loc["wine", "RF"] == pytest.approx(0.976)
+
+
+# -- robustness --------------------------------------------------------------------------------------
+
+CELLS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(lambda x: f"{x:.4g}"),
+    st.sampled_from(["", "NA", "?", "-", "inf", "abc", "0,5", "1.5%", "0.3 ± 0.1", "**0.2**", "—", "Average", "1e-3"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=5),
+)
+HEADERS = st.lists(st.sampled_from(["dataset", "model", "estimator", "fold", "metric", "value", "score", "test_acc",
+                                    "fit_time", "n_train", "", "x"]), min_size=2, max_size=6)
+
+
+@settings(max_examples=120, deadline=None)
+@given(HEADERS, st.lists(st.lists(CELLS, min_size=1, max_size=6), min_size=0, max_size=6),
+       st.sampled_from(LAYOUTS), st.sampled_from(["error", "drop-datasets", "drop-classifiers", "pairwise"]),
+       st.sampled_from(["mean", "median"]))
+def test_reading_never_crashes(header, rows, layout, missing, aggregate):
+    """Any text gives Results and tables, or one InputError naming the file; never another exception."""
+    text = ",".join(header) + "\n" + "\n".join(",".join(r[: len(header)] + [""] * (len(header) - len(r))) for r in rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            r = read_results(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout)
+            for metric in r.metrics:
+                t = r.table(metric, missing=missing, aggregate=aggregate)
+                values = t.scores.to_numpy()
+                assert values.shape[0] >= 2 and values.shape[1] >= 2
+                assert np.isfinite(values).all() or (missing == "pairwise" and t.has_missing)
+                r.direction(metric), r.direction_reason(metric)
+        except cl.InputError as err:
+            assert "fuzz.csv" in str(err), str(err)
+
+
+def test_uploads_and_pasted_text_of_other_formats():
+    data = (FORMAT_FILES / "results.xlsx").read_bytes()
+    r = read_results(data, name="upload.xlsx")
+    assert r.format == "xlsx" and r.datasets[0] == "adult"
+    pasted = "| data set | A | B |\n|---|---|---|\n| d1 | **0.9** | 0.8 |\n| d2 | 0.7 | 0.75 |\n"
+    t = read_results(pasted).table(higher_is_better=True)
+    assert t.scores.loc["d1", "A"] == 0.9 and t.scores.loc["d2", "B"] == 0.75
+    with pytest.raises(cl.InputError, match="not a spreadsheet"):
+        read_results(RESULTS / "error_rates.csv", sheet="F1")
+    with pytest.raises(cl.InputError, match="format='json' is not known"):
+        read_results(RESULTS / "error_rates.csv", format="json")
+
+
+def test_the_long_layout_accepts_tidy_and_sklearn_files_and_explicit_fold_columns():
+    assert read_results(RESULTS / "tidy_metric_value.csv", layout="long").layout == "tidy"
+    assert read_results(RESULTS / "cross_validate_export.csv", layout="long").layout == "sklearn"
+    r = read_results(RESULTS / "long_with_sizes.csv", fold_cols=["fold"])
+    assert r.columns["folds"] == ["fold"] and r.metrics == ["seed", "score"]  # seed is then just a number column, in file order
+    t = r.table("score")
+    assert t.scores.loc["anneal", "J48"] == pytest.approx(0.985)
+
+
+def read_pipe_lines(text: str, display: str):
+    """A toy reader for the dispatch-table test: 'a|b|c' lines, the first one the header."""
+    from compare_lib.io._raw import RawTable
+
+    lines = [line.split("|") for line in text.strip().splitlines()]
+    grid = pd.DataFrame({j: [row[j] for row in lines[1:]] for j in range(len(lines[0]))})
+    return RawTable(header=lines[0], grid=grid, line_numbers=np.arange(2, len(lines) + 1), display=display,
+                    format="pipes")
+
+
+def test_a_new_format_is_one_reader_and_one_line(monkeypatch):
+    from compare_lib import io as cio
+
+    monkeypatch.setitem(cio._READERS, "pipes", cio._Reader(__name__, "read_pipe_lines"))
+    t = read_results("dataset|A|B\nd1|0.5 ± 0.1|0.7\nd2|0.6|0.4\n", format="pipes").table(higher_is_better=True)
+    assert t.scores.loc["d1", "A"] == 0.5 and t.scores.loc["d2", "B"] == 0.4
