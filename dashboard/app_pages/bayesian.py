@@ -122,7 +122,7 @@ elif view == "All pairs":
             procedure = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
             if procedure not in cl.procedures_for("all-pairs", mean_ranks=False):
                 procedure = cl.DEFAULT_CORRECTION
-            freq = ui.call(ui.posthoc, token, table, "wilcoxon", procedure, None, alpha)
+            freq = ui.call(ui.posthoc, token, table, cl.RECOMMENDED_TEST, procedure, None, alpha)
             if freq is not None:
                 side = cl.report.bayes_vs_frequentist(frame, freq)
                 st.markdown(

@@ -24,7 +24,7 @@ TEST_HELP = "The statistic compared for each pair. " + " ".join(
     f"{spec.choice}: {'only the two classifiers' if not spec.pool_dependent else 'ranks among the whole pool'}."
     for spec in cl.PAIRWISE_TESTS.values()
 ) + " Benavoli et al. (2016) recommend the tests that look at the two classifiers only."
-DEFAULT_TEST = next(name for name, spec in cl.PAIRWISE_TESTS.items() if not spec.pool_dependent)
+DEFAULT_TEST = cl.RECOMMENDED_TEST
 
 
 def _remembered(key: str, options: list[str], default: str) -> int:
