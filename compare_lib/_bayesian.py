@@ -401,6 +401,7 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
     ROPE, prior, samples, seed and decision threshold for a report.
     """
     t = as_table(table, higher_is_better)
+    t.require_complete("The Bayesian analysis of all pairs")
     if test not in ("signed-rank", "sign"):
         raise InputError(f"test={test!r} is not known; choose 'signed-rank' or 'sign'.")
     if not (0.5 < decision < 1):

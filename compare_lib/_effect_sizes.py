@@ -214,6 +214,26 @@ def _effects(d: np.ndarray, level: float, *, with_walsh: bool = True,
     return out
 
 
+def _effects_with_holes(d: np.ndarray, level: float, **options) -> dict[str, np.ndarray]:
+    """:func:`_effects` of rows with missing differences (NaN: a data set only one classifier of the pair
+    has): each row on the data sets both have. Rows with the same number of shared data sets are computed
+    together (a loop over the distinct counts, not over the pairs); fewer than two leave NaN."""
+    present = ~np.isnan(d)
+    counts = present.sum(axis=1)
+    out: dict[str, np.ndarray] | None = None
+    for c in np.unique(counts):
+        rows = np.flatnonzero(counts == c)
+        if c < 2:
+            continue
+        block = d[rows]
+        part = _effects(block[present[rows]].reshape(rows.size, int(c)), level, **options)
+        if out is None:
+            out = {key: np.full(d.shape[0], np.nan) for key in part}
+        for key, value in part.items():
+            out[key][rows] = value
+    return out if out is not None else _effects(np.full((d.shape[0], 2), np.nan), level, **options)
+
+
 def _check_level(level: float) -> None:
     if not 0 < level < 1:
         raise InputError(f"level must be between 0 and 1 (e.g. 0.95), got {level!r}.")
@@ -230,6 +250,7 @@ def effect_sizes(table, a: str, b: str, *, level: float = 0.95, higher_is_better
         raise InputError("Pick two different classifiers.")
     _check_level(level)
     d = (t.scores[a] - t.scores[b]).to_numpy(dtype=float)
+    d = d[~np.isnan(d)]  # a table with holes: the data sets both classifiers have
     if not t.higher_is_better:
         d = -d
     e = {key: float(value[0]) for key, value in _effects(d[None, :], level).items()}
@@ -257,8 +278,9 @@ def _pair_frame(t, first: np.ndarray, second: np.ndarray, level: float, *,
     names = np.asarray(t.classifiers, dtype=object)
     frame = pd.DataFrame({"a": names[first], "b": names[second]})
     step = max(1, 4_000_000 // max(n, 1))
-    parts = [_effects(sign * (x[:, first[s:s + step]] - x[:, second[s:s + step]]).T, level, with_walsh=with_walsh,
-                      measures=measures) for s in range(0, max(pairs, 1), step)] if pairs else []
+    effects = _effects_with_holes if t.has_missing else _effects
+    parts = [effects(sign * (x[:, first[s:s + step]] - x[:, second[s:s + step]]).T, level, with_walsh=with_walsh,
+                     measures=measures) for s in range(0, max(pairs, 1), step)] if pairs else []
     for key in (parts[0] if parts else _effects(np.zeros((0, max(n, 2))), level)):
         frame[key] = np.concatenate([p[key] for p in parts]) if parts else np.zeros(0)
     frame.attrs.update(level=level, higher_is_better=t.higher_is_better, n=n)

@@ -20,7 +20,7 @@ from .errors import ApproximationWarning, DataWarning, InputError
 
 def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = DEFAULT_CORRECTION, alpha: float = 0.05,
                     metrics=None, directions: dict | None = None, missing: str = "error",
-                    aggregate: str = "mean") -> pd.DataFrame:
+                    aggregate: str = "mean", classifiers=None, datasets=None) -> pd.DataFrame:
     """One row per metric: its direction, the mean ranks, the omnibus test and the post-hoc verdict.
 
     Parameters
@@ -33,6 +33,8 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
     directions : dict, optional
         metric -> higher_is_better for the metrics whose direction is not to be inferred from the names.
     missing, aggregate : as in :meth:`compare_lib.io.Results.table`.
+    classifiers, datasets : list of str, optional
+        Keep only these classifiers and data sets (those of a metric's table that are in the lists).
 
     Returns
     -------
@@ -62,6 +64,10 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
                 warnings.simplefilter("ignore", (DataWarning, ApproximationWarning))
                 table = results.table(metric, higher_is_better=directions.get(metric), missing=missing,
                                       aggregate=aggregate)
+                if classifiers is not None or datasets is not None:
+                    keep_c = [c for c in table.classifiers if classifiers is None or c in set(classifiers)]
+                    keep_d = [d for d in table.datasets if datasets is None or d in set(datasets)]
+                    table = table.subset(keep_c, keep_d)
                 exact = friedman(table, method="auto")
                 omnibus_p = exact.pvalue if exact.method == "exact" else iman_davenport(table).pvalue
                 res = posthoc(table, test=test, correction=correction, alpha=alpha, as_result=True)

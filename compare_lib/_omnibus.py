@@ -264,6 +264,7 @@ def rm_anova(table, *, higher_is_better: bool | None = None) -> AnovaResult:
     :func:`tukey_hsd`, :func:`dunnett` and the paired t-test.
     """
     t = as_table(table, True if higher_is_better is None else higher_is_better)
+    t.require_complete("The repeated-measures ANOVA")
     parts = anova_rows(t.scores.to_numpy())
     df1, df2 = parts["df1"], parts["df2"]
     if not parts["defined"][0]:
@@ -280,6 +281,7 @@ def tukey_hsd(table, *, higher_is_better: bool | None = None) -> pd.DataFrame:
     (NaN) when the error term is zero, like :func:`rm_anova`; ``attrs["notes"]`` says so.
     """
     t = as_table(table, True if higher_is_better is None else higher_is_better)
+    t.require_complete("Tukey's HSD")
     parts = anova_rows(t.scores.to_numpy())
     k = t.n_classifiers
     means = parts["means"][0]
@@ -308,6 +310,7 @@ def dunnett(table, control: str, *, higher_is_better: bool | None = None) -> pd.
     (mean_b - mean_control), statistic, p. Undefined (NaN) when the error term is zero.
     """
     t = as_table(table, True if higher_is_better is None else higher_is_better)
+    t.require_complete("Dunnett's test")
     if control not in t.classifiers:
         raise InputError(f"Control {control!r} is not among the classifiers {t.classifiers}; pick one of them.")
     parts = anova_rows(t.scores.to_numpy())

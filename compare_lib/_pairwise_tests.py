@@ -39,6 +39,8 @@ class PairwiseTest:
     critical differences are defined. ``choice_label``: how the dashboard lists it. ``advice``: a
     function of the table giving a hint for it (or None). ``exact_note`` and ``approximate_note``: what
     to say when all p-values are exact, or when ``{count}`` pairs fell back to an approximation.
+    ``handles_missing``: the kernel accepts NaN cells (a table with holes) and uses, for each pair, the data
+    sets both classifiers have.
     """
 
     name: str
@@ -55,6 +57,8 @@ class PairwiseTest:
     advice: Callable[["ScoreTable"], str | None] | None = field(default=None, repr=False, compare=False)
     exact_note: str = ""
     approximate_note: str = ""
+    #: Works on a table with holes ("pairwise" missing-data policy), each pair on the data sets it shares.
+    handles_missing: bool = False
 
     @property
     def choice(self) -> str:
@@ -294,7 +298,7 @@ register_pairwise_test(
 )
 register_pairwise_test(
     "wilcoxon", wilcoxon_pairs, label="Wilcoxon signed-ranks", reference="Wilcoxon 1945; Demšar 2006, §3.1.3",
-    statistic="T = min(R+, R−)", options=("zero_method", "wilcoxon_method"),
+    statistic="T = min(R+, R−)", options=("zero_method", "wilcoxon_method"), handles_missing=True,
     description="The two classifiers' differences only (Demšar's zero handling).",
     report="pairwise Wilcoxon signed-ranks tests (Wilcoxon, 1945; Benavoli et al., 2016)",
     approximate_note="For {count:,} pairs with tied differences the Wilcoxon p-value comes from the normal "
@@ -303,6 +307,7 @@ register_pairwise_test(
 )
 register_pairwise_test(
     "sign", sign_pairs, label="sign test", reference="Demšar 2006, §3.1.2", statistic="wins of a (ties split)",
+    handles_missing=True,
     description="Wins and losses of the two classifiers only, exact binomial.",
     report="pairwise sign tests (ties split evenly; Demšar, 2006; Benavoli et al., 2016)",
 )

@@ -63,6 +63,7 @@ def _renamed_correction(correction: str, procedure: str | None, where: str) -> s
 
 
 def _check(t: ScoreTable, alpha: float, correction: str, pair: tuple[str, str] | None = None) -> None:
+    t.require_complete("The pool sensitivity analysis (mean ranks within each pool)")
     check_alpha(alpha)
     check_choice(correction, POOL_CORRECTIONS, "correction")
     if pair is not None:

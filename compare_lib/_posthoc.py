@@ -241,6 +241,9 @@ def posthoc(
         frame["n_datasets"] = fam.n
         notes = (f"The table has missing cells: each pair is compared on the data sets both classifiers have "
                  f"({int(fam.n.min())} to {int(fam.n.max())} of {t.n_datasets}; column n_datasets).",)
+        alone = int((fam.n == 0).sum())
+        if alone:
+            notes += (f"{alone} pair(s) share no data set: nothing can be said of them (p = 1).",)
     frame = frame.sort_values("p", kind="stable").reset_index(drop=True)
     cd = None
     if spec.mean_ranks and proc.critical_difference is not None:

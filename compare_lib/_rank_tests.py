@@ -62,6 +62,7 @@ ALIGNED_TIE_TOLERANCE = 1e-12
 
 def _aligned_doubled_ranks(t: ScoreTable) -> np.ndarray:
     """2 x the aligned ranks (integers), N x k; rank 1 = the largest residual (the best)."""
+    t.require_complete("The aligned ranks (Friedman aligned-ranks test and z)")
     memo = t.memo
     if "aligned_doubled" not in memo:
         x = t.oriented_scores

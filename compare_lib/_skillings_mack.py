@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
@@ -278,7 +279,9 @@ def skillings_mack(table, *, higher_is_better: bool | None = None) -> SkillingsM
     or a DataFrame/array with ``higher_is_better``. The p-value is the chi-squared approximation with k - 1
     degrees of freedom; ``notes`` say when it is rough and what the holes assume.
     """
-    from ._table import as_table
+    from ._table import ScoreTable, as_table
 
+    if isinstance(table, pd.DataFrame) and higher_is_better is not None:
+        table = ScoreTable(table, bool(higher_is_better), missing="pairwise")  # holes are what this test is for
     t = as_table(table, higher_is_better)
     return skillings_mack_statistic(t.scores, t.higher_is_better)

@@ -252,6 +252,13 @@ def _validate_scores(
             named = [f"'{index[i]}' ({labels[i]})" for i in dropped[:_MAX_LISTED]]
             notes.append(f"Dropped {dropped.size} data set(s) with missing cells: {_count_listing(named, dropped.size)}.")
         elif missing == "pairwise":
+            empty = np.flatnonzero(nan_mask.all(axis=0))
+            if empty.size:
+                raise InputError(
+                    f"{where}: classifier(s) {', '.join(repr(columns[j]) for j in empty[:_MAX_LISTED])} have no score "
+                    "on any data set, so nothing can be compared with them. Remove the column(s), or check that the "
+                    "file was read with the right layout."
+                )
             named = [f"{index[i]} / {columns[j]} ({labels[i]})" for i, j in zip(rows[:_MAX_LISTED], cols[:_MAX_LISTED])]
             notes.append(
                 f"{PAIRWISE_NOTE} kept {rows.size} missing score(s) as holes: {_count_listing(named, rows.size)}. "

@@ -115,6 +115,23 @@ def rank_omnibus_sentence(aligned, quade) -> str:
             f"Quade F({quade.df1}, {quade.df2}) = {stat(quade.statistic)}, p = {quade_p}")
 
 
+def skillings_mack_sentence(result) -> str:
+    """'Skillings-Mack SM(3) = 3.07, p = 0.381 (chi-squared approximation; 2 missing cells)' for a paper
+    (a :func:`compare_lib.skillings_mack` result)."""
+    return (f"Skillings-Mack SM({result.df}) = {result.statistic:.2f}, p = {format_p(result.pvalue)} "
+            f"(chi-squared approximation; {result.n} data sets, {result.n_missing} missing cell(s))")
+
+
+def skillings_mack_verdict(result, alpha: float) -> str:
+    """A plain-language reading of the Skillings-Mack test at level alpha (Markdown)."""
+    if result.pvalue <= alpha:
+        return (f"**The {result.k} classifiers do not all perform equally** (α = {alpha:g}): the Skillings-Mack test, "
+                f"Friedman's test for a table with missing cells, gives p = {format_p(result.pvalue)}. Post-hoc, the "
+                "Wilcoxon and sign tests compare each pair on the data sets both classifiers have.")
+    return (f"**No significant difference among the {result.k} classifiers** at α = {alpha:g}: the Skillings-Mack "
+            f"test gives p = {format_p(result.pvalue)}. This does not show that they are equal.")
+
+
 def omnibus_verdict(
     friedman: FriedmanResult, iman_davenport: ImanDavenportResult, anova: AnovaResult | None, alpha: float,
     exact: FriedmanResult | None = None,
@@ -330,9 +347,24 @@ def _mirror(value: float, attrs: dict) -> float:
     return 1 - value if attrs.get("effect_measure") == "prob_superiority" else -value
 
 
-def results_paragraph(table, result, friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
-                      *, metric: str = "score", exact: FriedmanResult | None = None) -> str:
-    """A paragraph ready to paste into a paper, naming the exact procedure, alpha, statistics and references."""
+#: Words of the data notes a paper should repeat (what was averaged, dropped or left out).
+_DATA_NOTE_WORDS = ("averag", "mean of", "median of", "dropped", "left out", "missing", "removed")
+
+
+def data_sentence(table) -> str:
+    """What was done to the data that a reader of the paper should know (averaged runs, dropped or missing
+    cells), from the table's notes; empty when there is nothing to say."""
+    notes = [n.strip() for n in getattr(table, "notes", ()) if any(w in n.lower() for w in _DATA_NOTE_WORDS)]
+    return (" Data: " + " ".join(n if n.endswith(".") else n + "." for n in notes)) if notes else ""
+
+
+def results_paragraph(table, result, friedman: FriedmanResult | None, iman_davenport: ImanDavenportResult | None,
+                      *, metric: str | None = None, exact: FriedmanResult | None = None, skillings_mack=None) -> str:
+    """A paragraph ready to paste into a paper, naming the metric and its direction, the exact procedure,
+    alpha, statistics and references, and what was done to the data. ``metric`` defaults to the table's
+    metric ("score" when unnamed); a table with missing cells passes its :func:`compare_lib.skillings_mack`
+    result instead of the Friedman and Iman-Davenport results."""
+    metric = metric or getattr(table, "metric", None) or "score"
     from ._adjust import PROCEDURES
     from ._pairwise_tests import lookup_test
     from ._posthoc import as_posthoc_result
@@ -373,7 +405,8 @@ def results_paragraph(table, result, friedman: FriedmanResult, iman_davenport: I
             finding += " The remaining comparison was not significant."
         elif n_other > 1:
             finding += f" The other {n_other} comparisons were not significant."
-    omnibus = omnibus_sentence(friedman, iman_davenport, exact)
+    omnibus = (skillings_mack_sentence(skillings_mack) if skillings_mack is not None
+               else omnibus_sentence(friedman, iman_davenport, exact))
     cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
     if "effect" in result.columns and not rejected.empty:
         finding += f" Effect sizes: {_EFFECT_SENTENCE.get(attrs.get('effect_measure'), 'the effect size')}."
@@ -381,7 +414,7 @@ def results_paragraph(table, result, friedman: FriedmanResult, iman_davenport: I
         f"We compared k = {k} classifiers on N = {n} data sets ({metric}, {direction}) following Demšar (2006). "
         f"Mean ranks (1 = best): {rank_text}. {omnibus}. "
         f"Post-hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
-        f"{proc.label}'s procedure ({proc.reference}) at α = {alpha:g}.{cd_text} {finding}"
+        f"{proc.label}'s procedure ({proc.reference}) at α = {alpha:g}.{cd_text} {finding}{data_sentence(table)}"
     ).replace("..", ".")
 
 

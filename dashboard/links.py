@@ -53,7 +53,7 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {
 }
 #: Former parameter names that old links still carry -> the current name.
 RENAMED_PARAMS = {"procedure": "correction"}
-GLOBAL_PARAMS = ("sample", "data", "fp", "classifier", "drop", "dropz", "alpha", "dir")
+GLOBAL_PARAMS = ("sample", "data", "fp", "classifier", "drop", "dropz", "alpha", "dir", "metric", "agg")
 
 
 def _pack(obj: Any) -> str:
@@ -82,7 +82,8 @@ def table_payload(table: cl.ScoreTable) -> str | None:
     def compute() -> str:
         if table.scores.size > MAX_LINK_CELLS:
             return ""
-        packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better})
+        packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better,
+                        "metric": table.metric, "missing": table.missing})
         return packed if len(packed) <= MAX_LINK_DATA_CHARS else ""
 
     return state.session_memo("_payload_memo", table, compute) or None
@@ -113,9 +114,16 @@ def apply_query_params() -> None:
         try:
             payload = _unpack(raw["data"][0])
             with_direction = bool(payload["higher"])
+            missing = payload.get("missing", "error")
+            missing = missing if missing in cl.MISSING_POLICIES else "error"
             table = state.load_bytes(str(payload["csv"]).encode("utf-8"), "table from the link", with_direction,
-                                     "wide", "error")
-            state.set_table(table, state.Origin("link", "table from the link"))
+                                     "wide", missing)
+            metric = payload.get("metric")
+            if isinstance(metric, str) and metric:
+                table = cl.ScoreTable(table.scores, table.higher_is_better, missing=missing, source=table.source,
+                                      notes=table.notes, metric=metric[:200])
+            state.set_table(table, state.Origin("link", "table from the link", missing=missing,
+                                                metric=table.metric))
         except (ValueError, KeyError, TypeError, cl.InputError) as err:
             problems.append(f"The table carried by the link could not be read ({err}); the default sample is shown.")
     elif raw.get("fp"):
@@ -147,6 +155,9 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
                 table = state.full_table()
         else:
             problems.append(f"The link's direction {direction!r} is neither 'higher' nor 'lower'; it was ignored.")
+    if raw.get("metric") or raw.get("agg"):
+        problems += _apply_metric(raw.get("metric", [None])[0], raw.get("agg", [None])[0])
+        table = state.full_table()
     wanted = raw.get("classifier") or []
     if wanted:
         present = set(table.classifiers)
@@ -213,6 +224,29 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
     return problems
 
 
+def _apply_metric(metric: str | None, aggregate: str | None) -> list[str]:
+    """The link's metric and aggregation, applied to the loaded file when it has them."""
+    table = state.full_table()
+    loaded = state.loaded_results()
+    origin = state.origin()
+    metric = metric or table.metric
+    aggregate = aggregate if aggregate in cl.AGGREGATES else origin.aggregate
+    if metric == table.metric and aggregate == origin.aggregate:
+        return []
+    if loaded is None or metric not in loaded[0].metrics:
+        return [f"The link was made on the metric {metric!r}; the loaded table is {table.metric or 'unnamed'!r}, "
+                "so its numbers may differ."]
+    results, token = loaded
+    try:
+        new = state.results_table(token, results, metric, None, origin.missing, aggregate)
+    except cl.InputError as err:
+        return [f"The link's metric {metric!r} could not be used: {err}"]
+    state.set_table(new, state.Origin(origin.kind, origin.label, origin.layout, origin.missing, metric, aggregate,
+                                      origin.sheet), keep_selection=True)
+    state.set_results(results, token)
+    return []
+
+
 def check_pending_view(origin_kind: str) -> str | None:
     """After the user loads a table: apply a waiting link view if the table matches its fingerprint.
     Returns a message (plain text) saying what happened, or None when no view was waiting."""
@@ -266,6 +300,10 @@ def share_view(**choices: Any) -> dict[str, Any]:
         else:
             position = {d: i for i, d in enumerate(table.datasets)}
             params["dropz"] = _pack([position[d] for d in dropped])
+    if table.metric:
+        params["metric"] = table.metric  # every link names the metric (and the direction, below or by the sample)
+    if origin.aggregate != "mean":
+        params["agg"] = origin.aggregate
     params["alpha"] = f"{state.alpha():g}"
     for key, value in choices.items():
         if value is None:

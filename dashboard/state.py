@@ -78,18 +78,23 @@ SAMPLE_BY_ID = {sample.id: label for label, sample in SAMPLES.items()}
 
 @dataclass(frozen=True)
 class Origin:
-    """Where the loaded table came from: kind is sample, file, paste, experiment or link."""
+    """Where the loaded table came from (kind is sample, file, paste, experiment or link) and how it was
+    read and chosen: the layout asked for, the missing-data policy, the metric, the aggregation of
+    folds/runs, and the sheet of a workbook."""
 
     kind: str
     label: str = ""
     layout: str = "auto"
     missing: str = "error"
+    metric: str | None = None
+    aggregate: str = "mean"
+    sheet: str | None = None
 
     def describe(self) -> str:
         if self.kind == "sample":
             return f"sample: {self.label}"
         if self.kind == "file":
-            return f"file: {self.label}"
+            return f"file: {self.label}" + (f" (sheet '{self.sheet}')" if self.sheet else "")
         if self.kind == "paste":
             return "pasted text"
         if self.kind == "link":
@@ -107,6 +112,55 @@ def load_bytes(data: bytes, name: str, higher_is_better: bool, layout: str, miss
         warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
         return cl.load_scores(data, name=name, higher_is_better=higher_is_better, layout=layout, missing=missing,
                               max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS)
+
+
+#: The words a page uses for the missing-data policies.
+MISSING_LABELS = {
+    "error": "refuse missing cells (list them)",
+    "drop-datasets": "drop the data sets with a missing cell",
+    "drop-classifiers": "drop the classifiers with a missing cell",
+    "pairwise": "keep the holes: each pair is compared on the data sets both classifiers have",
+}
+
+
+@st.cache_resource(show_spinner="Reading the file…", max_entries=8, ttl=3600)
+def read_results(data: bytes, name: str, layout: str, sheet: str | None) -> cl.Results:
+    """What a file holds (shared by the sessions that upload the same bytes; read-only, never changed)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return cl.read_results(data, name=name, layout=layout, sheet=sheet, max_cells=MAX_CELLS,
+                               max_classifiers=MAX_CLASSIFIERS)
+
+
+@st.cache_data(show_spinner="Building the table…", max_entries=16, ttl=3600)
+def results_table(token: str, _results: cl.Results, metric: str | None, higher_is_better: bool | None, missing: str,
+                  aggregate: str) -> cl.ScoreTable:
+    """The score table of one metric of a read file (keyed by the file's token and the choices)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)
+        return _results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
+
+
+def results_token(data: bytes, name: str, layout: str, sheet: str | None) -> str:
+    return hashlib.sha256(repr((name, layout, sheet)).encode("utf-8") + hashlib.sha256(data).digest()).hexdigest()[:20]
+
+
+def set_results(results: cl.Results | None, token: str | None) -> None:
+    """Remember the read file behind the loaded table, so its metric, aggregation and policy can be changed."""
+    ss = st.session_state
+    if results is None:
+        for key in ("results", "results_token"):
+            ss.pop(key, None)
+    else:
+        ss["results"], ss["results_token"] = results, token
+
+
+def loaded_results() -> tuple[cl.Results, str] | None:
+    """The read file behind the loaded table (None for samples, experiments and links)."""
+    ss = st.session_state
+    if "results" in ss and ss.get("origin") is not None and ss["origin"].kind in ("file", "paste"):
+        return ss["results"], ss["results_token"]
+    return None
 
 
 @st.cache_data(show_spinner=False, max_entries=len(SAMPLES) + 1)
@@ -127,11 +181,17 @@ def use_sample(label: str) -> None:
 # the loaded table and the selection
 
 
-def set_table(table: cl.ScoreTable, origin: Origin) -> None:
-    """Make ``table`` the loaded table with every classifier and data set kept."""
+def set_table(table: cl.ScoreTable, origin: Origin, *, keep_selection: bool = False) -> None:
+    """Make ``table`` the loaded table with every classifier and data set kept (``keep_selection``: the same
+    file read another way — another metric, aggregation or policy — keeps what the user left out)."""
     ss = st.session_state
     ss["table"] = table
     ss["origin"] = origin
+    if origin.kind not in ("file", "paste"):
+        set_results(None, None)
+    if keep_selection:
+        ss["table_version"] = ss.get("table_version", 0) + 1
+        return
     ss["keep_classifiers"] = list(table.classifiers)
     ss["drop_datasets"] = []
     ss["table_version"] = ss.get("table_version", 0) + 1
@@ -207,8 +267,8 @@ def _active() -> tuple[cl.ScoreTable, str]:
             drop_set = set(dropped)
             rows = [d for d in table.datasets if d not in drop_set]
             if len(rows) >= 2:
-                mask = ~table.scores.index.isin(dropped)
-                active = cl.ScoreTable(table.scores.loc[mask, keep_c], table.higher_is_better, source=table.source)
+                # subset keeps the metric, the notes, the missing-data policy and the fold rows of the kept part
+                active = table.subset(keep_c, rows)
         return active, hashlib.sha256(repr((fingerprint(table), keep_c, dropped)).encode("utf-8")).hexdigest()[:20]
 
     return session_memo("_active_memo", key, compute)
@@ -234,9 +294,29 @@ def alpha() -> float:
 
 
 def table_caption(table: cl.ScoreTable) -> str:
-    """Plain text (escape it before rendering as Markdown): where the table came from and its size."""
+    """Plain text (escape it before rendering as Markdown): where the table came from, the metric, its size
+    and the direction."""
     direction = "higher is better" if table.higher_is_better else "lower is better"
-    return f"{origin().describe()} · {table.n_datasets} data sets × {table.n_classifiers} classifiers · {direction}"
+    metric = f" · metric: {table.metric}" if table.metric else ""
+    holes = " · with missing cells" if table.has_missing else ""
+    return (f"{origin().describe()} · {table.n_datasets} data sets × {table.n_classifiers} classifiers{metric}"
+            f"{holes} · {direction}")
+
+
+def table_label(table: cl.ScoreTable | None = None) -> str:
+    """The metric and the direction of the active table, for export captions: "test_roc_auc, higher is better"."""
+    table = active_table() if table is None else table
+    direction = "higher is better" if table.higher_is_better else "lower is better"
+    return f"{table.metric}, {direction}" if table.metric else direction
+
+
+def file_stem(stem: str, table: cl.ScoreTable | None = None) -> str:
+    """A download's file name with the metric in it ("cd_diagram_test_roc_auc"), safe for every file system."""
+    table = active_table() if table is None else table
+    if not table.metric:
+        return stem
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(table.metric))[:60]
+    return f"{stem}_{safe}"
 
 
 def fingerprint(table: cl.ScoreTable) -> str:

@@ -14,7 +14,7 @@ import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+__all__ = ["compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
@@ -163,6 +163,19 @@ def bayesian_posthoc_memo(token: str, table: cl.ScoreTable, test: str, rope: flo
         "_bayes_memo", (token, test, rope, prior, samples, seed, decision),
         lambda: cl.bayesian_posthoc(table, rope=rope, test=test, decision=decision, seed=seed, prior_strength=prior,
                                     samples=samples, progress=progress))
+
+
+@st.cache_data(show_spinner="Running the Skillings-Mack test…", max_entries=32, ttl=3600)
+def skillings_mack(token: str, _table: cl.ScoreTable):
+    return cl.skillings_mack(_table)
+
+
+@st.cache_data(show_spinner="Analysing every metric…", max_entries=16, ttl=3600)
+def compare_metrics(token: str, _results: cl.Results, alpha_: float, missing: str, aggregate: str, classifiers: tuple,
+                    datasets: tuple):
+    """Every metric of the loaded file analysed the same way (keyed by the file's token and the selection)."""
+    return cl.compare_metrics(_results, alpha=alpha_, missing=missing, aggregate=aggregate,
+                              classifiers=list(classifiers), datasets=list(datasets))
 
 
 @st.cache_data(show_spinner="Computing the effect sizes…", max_entries=32, ttl=3600)

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import compare_lib as cl
+import state
 
 __all__ = ["image_export_available", "figure_image", "figure_downloads", "download_buttons", "p_columns"]
 
@@ -58,6 +59,7 @@ def figure_downloads(fig, stem: str, *, key: str) -> None:
     The image exporter starts only when a download is asked for: the page itself never waits for it."""
     row = st.container(horizontal=True)
     fig_json = fig.to_json()
+    stem = state.file_stem(stem)
 
     def image(fmt: str) -> bytes:
         problem = image_export_available()
@@ -74,8 +76,11 @@ def figure_downloads(fig, stem: str, *, key: str) -> None:
 
 
 def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str) -> None:
-    """CSV (cells a spreadsheet would run as formulas are neutralized) and LaTeX downloads of a table."""
+    """CSV (cells a spreadsheet would run as formulas are neutralized) and LaTeX downloads of a table; the
+    file names and the LaTeX caption name the metric and the direction of the active table."""
     row = st.container(horizontal=True)
+    stem = state.file_stem(stem)
+    caption = f"{caption} ({state.table_label()})"
     row.download_button(
         "⬇ CSV", lambda: cl.report.to_csv(frame).encode("utf-8"), file_name=f"{stem}.csv", mime="text/csv",
         key=f"{key}_csv", on_click="ignore",

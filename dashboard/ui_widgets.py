@@ -52,9 +52,10 @@ def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
     if "experiment_folds" in st.session_state:
         options.append("The experiment run on the Replicability page")
     if table.folds is not None:
-        options.append("The fold-level rows of the loaded table")
+        # The user's own fold rows come first (only the classifiers and data sets kept on Load data).
+        options.insert(0, "The fold-level rows of the loaded table")
     source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source")
-    if source == options[0]:
+    if source.startswith("Sample"):
         return fold_sample(str(state.SAMPLE_DIR / "fold_level_example.csv"))
     if source == "The experiment run on the Replicability page":
         return st.session_state["experiment_folds"]

@@ -29,7 +29,7 @@ from ._raw import RawTable
 from ._results import AGGREGATES, Results
 from ._source import check_size, decode_text, read_source
 
-__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results"]
+__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "sheet_names"]
 
 
 @dataclass(frozen=True)
@@ -250,3 +250,11 @@ def load_scores(
         max_cells=max_cells, max_classifiers=max_classifiers, _metric_hint=metric,
     )
     return results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
+
+
+def sheet_names(data: bytes, kind: str, display: str = "the workbook") -> list[str]:
+    """The sheets of a workbook (``kind``: "xlsx", "xls" or "ods"), for a sheet picker; a file that is not a
+    readable workbook raises :class:`~compare_lib.errors.InputError`."""
+    from ._excel import sheet_names as names
+
+    return names(data, kind, display)

@@ -1,4 +1,5 @@
-"""Load data: the loaded table first (never replaced without an explicit action), then the ways to load
+"""Load data: the loaded table first (never replaced without an explicit action), what was recognised in its
+file and the choices made from it (metric, direction, aggregation, missing cells), then the ways to load
 another one (a sample, an upload, pasted text), what to keep, and a preview with ranks."""
 
 from __future__ import annotations
@@ -15,20 +16,32 @@ from ui import esc
 
 st.title("Load data")
 st.markdown(
-    "A table of scores: **one row per data set, one column per classifier** (wide), or a long table with "
-    "data-set, classifier and score columns (and optional fold/repetition columns, averaged per cell). "
-    "Commas, semicolons and tabs are detected, and so are decimal commas."
+    "Your results as they are: a table with **one row per data set and one column per classifier** (wide), a long "
+    "file with data-set, classifier, fold and metric columns (several metrics are fine), a tidy "
+    "`metric`/`value` file, a scikit-learn `cross_validate` export, an Excel or OpenDocument sheet, a LaTeX or "
+    "Markdown table from a paper (`86.4 ± 1.0` and bold cells keep the mean), or text copied from a PDF. "
+    "Reading and choosing are separate: after reading, choose the metric, the direction, how folds are averaged "
+    "and what to do with missing cells."
 )
 
-LAYOUTS = {"Detect": "auto", "Wide (data sets × classifiers)": "wide", "Long (data set, classifier, score)": "long"}
+LAYOUTS = {"Detect": "auto", "Wide (data sets × classifiers)": "wide", "Long (data set, classifier, metrics)": "long",
+           "Tidy (metric and value columns)": "tidy", "scikit-learn cross_validate export": "sklearn"}
 MISSING = {
     "Refuse missing cells (list them)": "error",
     "Drop data sets with a missing cell": "drop-datasets",
     "Drop classifiers with a missing cell": "drop-classifiers",
+    "Keep the holes (each pair on the data sets both have)": "pairwise",
 }
 DIRECTION = {"Higher is better (accuracy, AUC, F1)": True, "Lower is better (error, loss, time)": False}
+NEW_DIRECTION = {"Detect from the metric's name": None, **DIRECTION}
+AGGREGATES = {"Mean": "mean", "Median": "median"}
 SOURCES = ["Sample", "Upload a file", "Paste"]
+UPLOAD_TYPES = ["csv", "tsv", "txt", "tab", "xlsx", "xls", "ods", "tex", "md", "markdown"]
 ss = st.session_state
+
+
+def _metric_label(metric) -> str:
+    return "(the table's one metric)" if metric is None else str(metric)
 
 
 def _loaded(table: cl.ScoreTable, origin: state.Origin) -> None:
@@ -38,14 +51,40 @@ def _loaded(table: cl.ScoreTable, origin: state.Origin) -> None:
         ss["link_message"] = message
 
 
-def _try_load(data: bytes, name: str, origin: state.Origin, higher: bool) -> bool:
+def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | None, *,
+         keep_selection: bool = False) -> bool:
+    """Build the table of ``origin.metric`` from a read file and make it the loaded table."""
     try:
-        table = state.load_bytes(data, name, higher, origin.layout, origin.missing)
+        table = state.results_table(token, results, origin.metric, higher, origin.missing, origin.aggregate)
     except cl.InputError as err:
         ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
         return False
-    _loaded(table, origin)
+    if keep_selection:
+        state.set_table(table, origin, keep_selection=True)
+    else:
+        _loaded(table, origin)
+    state.set_results(results, token)
+    ss.pop("pending_read", None)
+    guessed = results.direction(origin.metric)
+    ss["direction_question"] = higher is None and guessed is not True  # lower or unknown: asked, not assumed
     return True
+
+
+def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet) -> bool:
+    """Read a file; load it at once when one metric leaves nothing to choose, else wait for the choice."""
+    try:
+        results = state.read_results(data, name, layout, sheet)
+    except cl.InputError as err:
+        ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
+        return False
+    token = state.results_token(data, name, layout, sheet)
+    origin = state.Origin(kind, name, layout, missing, None, "mean", sheet)
+    if len(results.metrics) == 1:
+        origin = state.Origin(kind, name, layout, missing, results.metrics[0], "mean", sheet)
+        return _use(results, token, origin, higher)
+    ss["pending_read"] = {"token": token, "origin": origin, "higher": higher}
+    ss["pending_results"] = results
+    return False
 
 
 def _on_sample_change() -> None:
@@ -57,13 +96,27 @@ def _on_sample_change() -> None:
             ss["link_message"] = message
 
 
+def _recognised(results: cl.Results) -> str:
+    """One plain sentence on what the reader recognised (escape before rendering)."""
+    shown = {"dataset": "data sets", "classifier": "classifiers", "folds": "runs/folds", "metric": "metric names",
+             "value": "values"}
+    roles = ", ".join(f"{shown[role]} in {', '.join(map(repr, col)) if isinstance(col, list) else repr(col)}"
+                      for role, col in results.columns.items() if role in shown and col)
+    metrics = [m for m in results.metrics if m is not None]
+    parts = [f"Read as {results.format} ({results.layout} layout)", f"{len(results.datasets):,} data sets",
+             f"{len(results.classifiers):,} classifiers"]
+    if results.has_folds:
+        parts.append("several runs/folds per data set and classifier")
+    if metrics:
+        parts.append(f"{len(metrics)} metric(s): {', '.join(metrics[:12])}" + (" …" if len(metrics) > 12 else ""))
+    return "; ".join(parts) + (f". Columns: {roles}." if roles else ".")
+
+
 # -- the loaded table --------------------------------------------------------------------------------
 table = state.full_table()
 origin = state.origin()
 version = ss.get("table_version", 0)
 st.success("Loaded: " + esc(state.table_caption(table)))
-if origin.kind in ("file", "paste"):
-    st.caption(esc(f"Read as layout '{origin.layout}', missing cells: {origin.missing}."))
 for key in ("link_message",):
     if ss.get(key):
         st.info(esc(ss.pop(key)))
@@ -71,6 +124,46 @@ if ss.get("pending_view"):
     st.warning(
         "A shared link is waiting for its table: load the file it was made with and its view will be applied "
         f"(the link's table fingerprint is {esc(ss['pending_view'].get('fp', [''])[0])})."
+    )
+loaded = state.loaded_results()
+if loaded is not None:
+    results, token = loaded
+    with st.container(border=True):
+        st.markdown("**What was recognised**")
+        st.caption(esc(_recognised(results)))
+        ui.show_notes(results.notes, title="What the reader did")
+        metrics = list(results.metrics)
+        c1, c2, c3 = st.columns([1.4, 1, 1.4])
+        metric = origin.metric
+        if len(metrics) > 1:
+            metric = c1.selectbox("Metric", metrics, index=metrics.index(origin.metric) if origin.metric in metrics else 0,
+                                  format_func=_metric_label, key=f"w_metric_{version}",
+                                  help="The file holds several metrics; the pages analyse one at a time. The view "
+                                       "'Across metrics' below compares them.")
+        else:
+            c1.caption(esc(f"Metric: {_metric_label(metric)}"))
+        aggregate = origin.aggregate
+        if results.has_folds:
+            aggregate = AGGREGATES[c2.radio("Runs/folds per cell", list(AGGREGATES),
+                                            index=list(AGGREGATES.values()).index(origin.aggregate),
+                                            key=f"w_aggregate_{version}", horizontal=True,
+                                            help="Each cell of the table is the mean (or median) of its runs/folds.")]
+        missing_label = c3.selectbox("Missing cells", list(MISSING), index=list(MISSING.values()).index(origin.missing),
+                                     key=f"w_loaded_missing_{version}")
+        missing = MISSING[missing_label]
+        if (metric, aggregate, missing) != (origin.metric, origin.aggregate, origin.missing):
+            new_origin = state.Origin(origin.kind, origin.label, origin.layout, missing, metric, aggregate, origin.sheet)
+            higher_now = None if metric != origin.metric else table.higher_is_better
+            if _use(results, token, new_origin, higher_now, keep_selection=True):
+                st.rerun()
+        reason = results.direction_reason(origin.metric)
+        st.caption(esc(f"Direction guessed from the names: {reason}"))
+if ss.get("direction_question"):
+    guess = "lower" if not table.higher_is_better else "higher"
+    st.warning(
+        f"**Which is better for {esc(_metric_label(table.metric))}?** The table is read as {guess} is better "
+        f"({esc(state.loaded_results()[0].direction_reason(table.metric)) if state.loaded_results() else 'assumed'}). "
+        "Check the choice below: every rank and conclusion depends on it."
     )
 ui.show_notes(table.notes)
 higher = DIRECTION[
@@ -84,7 +177,11 @@ higher = DIRECTION[
         "rates, losses or run times.",
     )
 ]
+if ss.get("direction_question") and st.button("That is right", key=f"w_direction_ok_{version}"):
+    ss["direction_question"] = False
+    st.rerun()
 if higher != table.higher_is_better:
+    ss["direction_question"] = False
     state.set_direction(higher)
     st.rerun()  # every message above describes the table as it is now read
 
@@ -107,8 +204,13 @@ if source == "Sample":
 else:
     with st.container(border=True):
         c1, c2, c3 = st.columns([1.2, 1, 1])
-        new_higher = DIRECTION[c1.radio("In the new table, scores are", list(DIRECTION),
-                                        index=0 if ss.get("load_higher", True) else 1, key="w_new_direction")]
+        directions = list(NEW_DIRECTION)
+        stored = ss.get("load_higher", None)
+        new_higher = NEW_DIRECTION[c1.radio("In the new table, scores are", directions,
+                                            index=list(NEW_DIRECTION.values()).index(stored), key="w_new_direction",
+                                            help="Detect: from the metric's name (accuracy, AUC: higher; error, loss, "
+                                                 "time: lower), else from the file's name; you are asked to check a "
+                                                 "lower-is-better or unknown guess.")]
         ss["load_higher"] = new_higher
         layout_label = c2.selectbox("Layout", list(LAYOUTS), index=list(LAYOUTS.values()).index(ss.get("load_layout", "auto")),
                                     key="w_layout")
@@ -117,23 +219,36 @@ else:
         ss["load_layout"], ss["load_missing"] = LAYOUTS[layout_label], MISSING[missing_label]
         layout, missing = ss["load_layout"], ss["load_missing"]
         if source == "Upload a file":
-            uploaded = st.file_uploader("CSV or TSV file", type=["csv", "tsv", "txt"], key="w_upload")
+            uploaded = st.file_uploader("Results file (CSV, TSV, Excel, OpenDocument, LaTeX, Markdown or text)",
+                                        type=UPLOAD_TYPES, key="w_upload")
             st.caption(
                 f"Files up to 50 MB (the browser refuses larger ones) and tables up to {state.MAX_CELLS:,} scores with at "
                 f"most {state.MAX_CLASSIFIERS} classifiers (e.g. 20,000 data sets × 50 classifiers). For bigger tables "
-                "use compare_lib.load_scores in a notebook."
+                "use compare_lib.read_results in a notebook."
             )
             if uploaded is not None:
                 data = uploaded.getvalue()
-                token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, missing, new_higher)
-                if ss.get("upload_token") != token:
+                sheet = None
+                kind = uploaded.name.rsplit(".", 1)[-1].lower() if "." in uploaded.name else ""
+                if kind in ("xlsx", "xls", "ods"):
+                    try:
+                        sheets = cl.io.sheet_names(data, kind, uploaded.name)
+                    except cl.InputError as err:
+                        sheets = []
+                        ss["load_error"] = str(err)
+                    if len(sheets) > 1:
+                        sheet = st.selectbox("Sheet", sheets, index=None, key="w_sheet",
+                                             placeholder="The workbook has several sheets: choose the one to read",
+                                             help="The table is read from this sheet; nothing is read before you choose.")
+                ready = kind not in ("xlsx", "xls", "ods") or len(sheets) == 1 or sheet is not None
+                token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, missing, new_higher, sheet)
+                if ss.get("upload_token") != token and ready:
                     ss["upload_token"] = token
-                    if _try_load(data, uploaded.name, state.Origin("file", uploaded.name, layout, missing), new_higher):
-                        ss["upload_token"] = token
+                    if _read(data, uploaded.name, "file", layout, missing, new_higher, sheet):
                         st.rerun()  # draw the page again with widgets keyed to the new table
         else:
             text = st.text_area(
-                "Paste a table (e.g. copied from a spreadsheet: tab-separated)",
+                "Paste a table (copied from a spreadsheet, a LaTeX or Markdown table, or a PDF)",
                 height=180,
                 key="w_paste",
                 placeholder="dataset,A,B,C\niris,0.95,0.93,0.96\nwine,0.97,0.99,0.94\n...",
@@ -142,9 +257,31 @@ else:
             if st.button("Use the pasted table", type="primary", key="w_paste_load"):
                 if not text.strip():
                     ss["load_error"] = "The text box is empty: paste a table with a header row first."
-                elif _try_load(text.encode("utf-8"), "pasted text", state.Origin("paste", "pasted text", layout, missing),
-                               new_higher):
+                elif _read(text.encode("utf-8"), "pasted text", "paste", layout, missing, new_higher, None):
                     st.rerun()
+
+pending = ss.get("pending_read")
+if pending is not None and ss.get("pending_results") is not None:
+    results = ss["pending_results"]
+    with st.container(border=True):
+        st.markdown(f"**{esc(pending['origin'].label)} holds {len(results.metrics)} metrics: choose one.** Nothing "
+                    "is analysed until you do.")
+        st.caption(esc(_recognised(results)))
+        ui.show_notes(results.notes, title="What the reader did")
+        metric = st.selectbox("Metric", results.metrics, index=None, format_func=_metric_label, key="w_pending_metric",
+                              placeholder="Choose the metric to analyse")
+        aggregate = "mean"
+        if results.has_folds:
+            aggregate = AGGREGATES[st.radio("Runs/folds per cell", list(AGGREGATES), horizontal=True,
+                                            key="w_pending_aggregate")]
+        if metric is not None:
+            st.caption(esc(f"Direction: {results.direction_reason(metric)}"))
+        if st.button("Use this table", type="primary", key="w_pending_use", disabled=metric is None):
+            o = pending["origin"]
+            chosen = state.Origin(o.kind, o.label, o.layout, o.missing, metric, aggregate, o.sheet)
+            if _use(results, pending["token"], chosen, pending["higher"]):
+                ss.pop("pending_results", None)
+                st.rerun()
 
 if ss.get("load_error"):
     st.error(esc(ss["load_error"]))
@@ -201,7 +338,10 @@ links.share_view()
 # -- preview ---------------------------------------------------------------------------------------
 st.subheader("Preview")
 PREVIEW_ROWS = 1000
-views = ["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else [])
+loaded = state.loaded_results()
+several_metrics = loaded is not None and len(loaded[0].metrics) > 1
+views = (["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else [])
+         + (["Across metrics"] if several_metrics else []))
 # One view at a time (not tabs, which draw everything): the first page stays light to load.
 view = st.segmented_control("Show", views, default=views[0], key="w_preview_view") or views[0]
 if view == "Scores (rank)":
@@ -218,14 +358,29 @@ elif view == "Wins / ties / losses":
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers; this table has "
                 f"{active.n_classifiers}. Download it as a table:")
         ui.download_buttons(active.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
-else:
-    st.caption("Kept for the replicability analysis; the tables above use their average per cell.")
+elif view == "Fold-level rows":
+    st.caption("Kept for the replicability and Bayesian pages; the tables above use their "
+               f"{origin.aggregate} per cell.")
     st.dataframe(active.folds.head(PREVIEW_ROWS), width="stretch", height=300)
+else:
+    results, token = loaded
+    alpha = state.alpha()
+    st.caption(
+        f"Each metric of the file analysed the same way (Wilcoxon signed-ranks with Holm's correction at α = "
+        f"{alpha:g}; missing cells: {state.MISSING_LABELS[origin.missing]}): does the conclusion hold "
+        "across metrics? 'Tied for best' lists the classifiers the procedure cannot tell apart from the one with "
+        "the best mean rank."
+    )
+    summary = ui.call(ui.compare_metrics, token, results, alpha, origin.missing, origin.aggregate,
+                      tuple(active.classifiers), tuple(active.datasets))
+    if summary is not None:
+        st.dataframe(cl.report.with_p_text(summary, ["omnibus_p"]), width="stretch", hide_index=True)
+        ui.download_buttons(summary, "across_metrics", caption="The conclusion for each metric", key="across")
 
 st.download_button(
     "⬇ Download the selected table (CSV)",
     lambda: cl.report.to_csv(active.scores, index=True).encode("utf-8"),
-    file_name="scores.csv",
+    file_name=f"scores_{active.metric}.csv" if active.metric else "scores.csv",
     mime="text/csv",
     key="dl_scores",
     on_click="ignore",

@@ -23,6 +23,24 @@ tie_correction = st.toggle(
 )
 st.session_state["om_tie"] = tie_correction
 links.share_view(tie=tie_correction)
+if table.has_missing:
+    # Friedman needs every classifier on every data set; Skillings-Mack is Friedman's test for holes.
+    sm = ui.call(ui.skillings_mack, state.active_token(), table)
+    if sm is None:
+        st.stop()
+    st.metric(f"Skillings-Mack $SM$ ({sm.df} df)", f"{sm.statistic:.3f}", f"p = {cl.report.format_p(sm.pvalue)}",
+              delta_color="off", delta_arrow="off", border=True,
+              help="Skillings & Mack (1981): ranks within each data set among the classifiers it has, weighted by "
+                   "how many it has; equal to Friedman's statistic when nothing is missing.")
+    st.markdown(cl.report.skillings_mack_verdict(sm, alpha))
+    for note in sm.notes:
+        st.info(note)
+    st.info("The table keeps missing cells (Load data: 'keep the holes'), so Friedman, Iman-Davenport, the "
+            "repeated-measures ANOVA and the other rank tests, which need every classifier on every data set, are "
+            "not shown. Choose a policy that drops the incomplete data sets or classifiers to see them.")
+    st.markdown("**For your paper**")
+    st.code(cl.report.skillings_mack_sentence(sm), language=None, wrap_lines=True)
+    st.stop()
 results = ui.call(ui.omnibus, state.active_token(), table, tie_correction)
 if results is None:
     st.stop()

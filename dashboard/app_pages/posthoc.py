@@ -18,8 +18,10 @@ ui.caption(table)
 ss = st.session_state
 
 FAMILIES = {"All pairs": "all-pairs", "Versus a control": "control"}
-# The statistics that look at the two classifiers only come first (Benavoli et al. 2016 recommend them).
-TESTS = {spec.choice: name for name, spec in sorted(cl.PAIRWISE_TESTS.items(), key=lambda kv: kv[1].pool_dependent)}
+# The statistics that look at the two classifiers only come first (Benavoli et al. 2016 recommend them); a table
+# with holes offers those that compare each pair on the data sets both classifiers have.
+TESTS = {spec.choice: name for name, spec in sorted(cl.PAIRWISE_TESTS.items(), key=lambda kv: kv[1].pool_dependent)
+         if spec.handles_missing or not table.has_missing}
 TEST_HELP = "The statistic compared for each pair. " + " ".join(
     f"{spec.choice}: {'only the two classifiers' if not spec.pool_dependent else 'ranks among the whole pool'}."
     for spec in cl.PAIRWISE_TESTS.values()
@@ -123,8 +125,18 @@ if advice:
     st.caption(esc(advice))
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
-omnibus = ui.call(ui.omnibus, token, table, False)
-exact = None
+if table.has_missing:
+    st.caption("The table keeps missing cells: each pair is compared on the data sets both classifiers have (column "
+               "n_datasets); the statistics of the ranks among all classifiers need a complete table and are not offered.")
+omnibus, skillings_mack = None, None
+if table.has_missing:
+    skillings_mack = ui.call(ui.skillings_mack, token, table)
+    if skillings_mack is not None and not skillings_mack.pvalue <= alpha:
+        st.info(f"The Skillings-Mack test does not reject equality at α = {alpha:g} (p = "
+                f"{cl.report.format_p(skillings_mack.pvalue)}); read the results below with care.")
+else:
+    omnibus = ui.call(ui.omnibus, token, table, False)
+exact = fr = ff = None
 if omnibus is not None:
     fr, ff, _, exact = omnibus
     omnibus_p, which = (exact.pvalue, "exact Friedman") if exact is not None else (ff.pvalue, "Iman-Davenport")
@@ -235,9 +247,9 @@ elif view == "Wins / ties / losses":
         ui.download_buttons(table.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
 
 else:
-    if omnibus is not None:
-        paragraph = cl.report.results_paragraph(table, result, fr, ff, exact=exact)
-        st.markdown("A paragraph for your paper (edit the metric name):")
+    if omnibus is not None or skillings_mack is not None:
+        paragraph = cl.report.results_paragraph(table, result, fr, ff, exact=exact, skillings_mack=skillings_mack)
+        st.markdown("A paragraph for your paper:")
         st.code(paragraph, language=None, wrap_lines=True)
         st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
                            key="dl_paragraph", on_click="ignore")

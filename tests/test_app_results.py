@@ -1,0 +1,166 @@
+"""AppTest tests of issue 19 on the dashboard: a researcher's own results files, read first and chosen from
+second (metric, direction, aggregation, missing cells), named on every page, in exports and links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+import compare_lib as cl
+
+from .apptest_helpers import by_label, goto, new_app, texts, upload
+
+DATA = Path(__file__).resolve().parent / "data"
+CV = (DATA / "results" / "cross_validate_export.csv").read_bytes()
+
+
+def _success(at) -> str:
+    return " ".join(texts(at.success))
+
+
+def _choose_metric(at, metric: str):
+    by_label(at.selectbox, "Metric").set_value(metric)
+    at.run()
+    at.button(key="w_pending_use").click()
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_cross_validate_export_waits_for_the_metric_then_loads_it():
+    at = upload(new_app(), "cv.csv", CV)
+    assert "Demšar" in _success(at)  # nothing is analysed before a metric is chosen
+    assert any("cv.csv holds 5 metrics: choose one" in m for m in texts(at.markdown))
+    assert by_label(at.selectbox, "Metric").value is None
+    assert at.button(key="w_pending_use").disabled
+    _choose_metric(at, "test_roc_auc")
+    assert "file: cv.csv" in _success(at) and "metric: test_roc_auc" in _success(at)
+    assert "3 data sets × 3 classifiers" in _success(at) and "higher is better" in _success(at)
+    expected = cl.read_results(DATA / "results" / "cross_validate_export.csv").table("test_roc_auc")
+    frame = at.dataframe[0].value
+    assert frame.loc["ionosphere", "SVC"] == f"{expected.scores.loc['ionosphere', 'SVC']:.6g} (1)"
+    assert any("each cell is the mean of 3 folds" in m for m in texts(at.markdown))
+    # Every page names the metric.
+    for page in ("omnibus", "posthoc"):
+        goto(at, page)
+        assert any("metric: test_roc_auc" in c for c in texts(at.caption)), page
+    assert at.query_params["metric"] in ("test_roc_auc", ["test_roc_auc"])
+
+
+def test_the_metric_can_be_changed_after_loading_and_the_selection_stays():
+    at = _choose_metric(upload(new_app(), "cv.csv", CV), "test_accuracy")
+    by_label(at.multiselect, "Data sets to leave out").set_value(["diabetes"])
+    at.run()
+    by_label(at.selectbox, "Metric").set_value("fit_time")
+    at.run()
+    assert "metric: fit_time" in _success(at) and "lower is better" in _success(at)
+    assert any("Which is better for fit_time?" in w for w in texts(at.warning))
+    assert by_label(at.multiselect, "Data sets to leave out").value == ["diabetes"]
+    goto(at, "omnibus")
+    assert any("2 data sets × 3 classifiers" in c for c in texts(at.caption))
+
+
+def test_across_metrics_view_gives_each_metrics_verdict():
+    at = _choose_metric(upload(new_app(), "cv.csv", CV), "test_accuracy")
+    at.segmented_control(key="w_preview_view").set_value("Across metrics")
+    at.run()
+    summary = at.dataframe[0].value
+    assert list(summary["metric"]) == ["fit_time", "score_time", "test_accuracy", "test_roc_auc", "test_f1_macro"]
+    expected = cl.compare_metrics(cl.read_results(DATA / "results" / "cross_validate_export.csv"))
+    assert list(summary["best"]) == list(expected["best"])
+    assert list(summary["higher_is_better"]) == [False, False, True, True, True]
+
+
+def test_an_error_rate_file_is_read_lower_is_better_and_the_user_is_asked():
+    data = (DATA / "results" / "error_rates.csv").read_bytes()
+    at = upload(new_app(), "error_rates.csv", data)
+    assert "file: error_rates.csv" in _success(at) and "lower is better" in _success(at)
+    question = [w for w in texts(at.warning) if "Which is better" in w]
+    assert question and "error" in question[0]
+    at.button(key=f"w_direction_ok_{at.session_state['table_version']}").click()
+    at.run()
+    assert not [w for w in texts(at.warning) if "Which is better" in w]
+    assert "lower is better" in _success(at)
+
+
+def test_a_file_without_a_direction_word_asks_too():
+    data = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\n"
+    at = upload(new_app(), "mine.csv", data)
+    assert "higher is better" in _success(at)
+    assert any("Which is better" in w for w in texts(at.warning))
+
+
+def test_an_xlsx_with_two_sheets_gets_a_sheet_picker():
+    data = (DATA / "formats" / "two_sheets.xlsx").read_bytes()
+    names = cl.io.sheet_names(data, "xlsx")
+    at = upload(new_app(), "two_sheets.xlsx", data)
+    picker = by_label(at.selectbox, "Sheet")
+    assert list(picker.options) == names
+    assert picker.value is None and "Demšar" in _success(at)  # nothing read before a sheet is chosen
+    picker.set_value(names[1])
+    at.run()
+    assert not at.exception
+    expected = cl.read_results(data, name="two_sheets.xlsx", sheet=names[1])
+    if len(expected.metrics) > 1:
+        _choose_metric(at, expected.metrics[0])
+    table = expected.table(expected.metrics[0])
+    assert f"(sheet '{names[1]}')" in _success(at)
+    assert f"{table.n_datasets} data sets × {table.n_classifiers} classifiers" in _success(at)
+
+
+def test_a_latex_table_pasted_from_a_paper_loads_its_means():
+    text = (DATA / "formats" / "paper_table.tex").read_text()
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Paste")
+    at.run()
+    at.text_area(key="w_paste").set_value(text)
+    at.button(key="w_paste_load").click()
+    at.run()
+    assert not at.exception
+    expected = cl.read_results(text)
+    if len(expected.metrics) > 1:
+        _choose_metric(at, expected.metrics[0])
+    table = expected.table(expected.metrics[0])
+    assert "pasted text" in _success(at)
+    assert f"{table.n_datasets} data sets × {table.n_classifiers} classifiers" in _success(at)
+    assert any("Read as latex" in c for c in texts(at.caption))
+    frame = at.dataframe[0].value
+    first = table.datasets[0]
+    assert frame.loc[first].iloc[0].startswith(f"{table.scores.iloc[0, 0]:.6g} (")
+
+
+HOLES = (b"dataset,classifier,accuracy\n" + b"".join(
+    f"{d},{c},{0.5 + 0.01 * i + 0.03 * j}\n".encode() for i, d in enumerate(["iris", "wine", "glass", "vowel", "heart"])
+    for j, c in enumerate(["RF", "SVC", "kNN"]) if (d, c) not in {("wine", "SVC"), ("vowel", "kNN")}))
+
+
+def test_keep_the_holes_gives_skillings_mack_and_pairwise_tests():
+    data = HOLES
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    by_label(at.selectbox, "Missing cells").set_value("Keep the holes (each pair on the data sets both have)")
+    at.run()
+    at.file_uploader[0].set_value(("holes.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception
+    assert "with missing cells" in _success(at)
+    table = cl.read_results(data, name="holes.csv").table(missing="pairwise")
+    assert int(table.scores.isna().sum().sum()) == 2
+    goto(at, "omnibus")
+    sm = cl.skillings_mack(table)
+    assert any(f"{sm.statistic:.3f}" == m.value for m in at.metric)
+    assert not at.error
+    goto(at, "posthoc")
+    radio = by_label(at.radio, "Pairwise statistic")
+    assert set(radio.options) == {"Wilcoxon signed-ranks", "Sign test"}
+    assert not at.error
+
+
+def test_fold_level_pages_start_on_the_loaded_fold_rows():
+    data = (DATA / "results" / "cross_validate_export.csv").read_bytes()
+    at = _choose_metric(upload(new_app(), "cv.csv", data), "test_accuracy")
+    goto(at, "replicability")
+    radio = by_label(at.radio, "Fold-level data")
+    assert radio.value == "The fold-level rows of the loaded table"
