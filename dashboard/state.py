@@ -124,11 +124,11 @@ MISSING_LABELS = {
 
 
 @st.cache_resource(show_spinner="Reading the file…", max_entries=8, ttl=3600)
-def read_results(data: bytes, name: str, layout: str, sheet: str | None) -> cl.Results:
+def read_results(data: bytes, name: str, layout: str, sheet: str | None, format: str = "auto") -> cl.Results:
     """What a file holds (shared by the sessions that upload the same bytes; read-only, never changed)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
-        return cl.read_results(data, name=name, layout=layout, sheet=sheet, max_cells=MAX_CELLS,
+        return cl.read_results(data, name=name, layout=layout, sheet=sheet, format=format, max_cells=MAX_CELLS,
                                max_classifiers=MAX_CLASSIFIERS)
 
 
@@ -141,8 +141,9 @@ def results_table(token: str, _results: cl.Results, metric: str | None, higher_i
         return _results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
 
 
-def results_token(data: bytes, name: str, layout: str, sheet: str | None) -> str:
-    return hashlib.sha256(repr((name, layout, sheet)).encode("utf-8") + hashlib.sha256(data).digest()).hexdigest()[:20]
+def results_token(data: bytes, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:
+    key = repr((name, layout, sheet, format)).encode("utf-8")
+    return hashlib.sha256(key + hashlib.sha256(data).digest()).hexdigest()[:20]
 
 
 def set_results(results: cl.Results | None, token: str | None) -> None:

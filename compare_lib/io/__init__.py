@@ -195,18 +195,27 @@ def read_results(
     available = {"sep": sep, "plan": plan, "sheet": sheet}
     options = {k: available[k] for k in spec.options}
     read = _reader(fmt, display)
-    if spec.binary:
-        if isinstance(content, str):
-            raise InputError(f"File '{display}': a {_FORMAT_NAMES.get(fmt, fmt)} file is binary; pass its bytes or its path, not text.")
-        raw = read(content, display, kind=spec.kind, **options)
-    else:
-        text = decode_text(content, display)
-        del content
-        raw = read(text, display, **options)
-        del text
-    return build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col, classifier_col=classifier_col,
-                         metric_col=metric_col, value_col=value_col, fold_cols=fold_cols, limits=limits,
-                         size_checked=bool(size_checked), metric_hint=_metric_hint)
+    try:
+        if spec.binary:
+            if isinstance(content, str):
+                raise InputError(f"File '{display}': a {_FORMAT_NAMES.get(fmt, fmt)} file is binary; pass its bytes or "
+                                 "its path, not text.")
+            raw = read(content, display, kind=spec.kind, **options)
+        else:
+            text = decode_text(content, display)
+            del content
+            raw = read(text, display, **options)
+            del text
+        return build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col,
+                             classifier_col=classifier_col, metric_col=metric_col, value_col=value_col,
+                             fold_cols=fold_cols, limits=limits, size_checked=bool(size_checked),
+                             metric_hint=_metric_hint)
+    except InputError as err:
+        if format != "auto" or fmt in ("csv", "xlsx", "xls", "ods"):
+            raise
+        # A table copied from a paper or a page: say what the text was taken for, in case that is the mistake.
+        raise InputError(f"{err} (The text was recognised as a {_FORMAT_NAMES.get(fmt, fmt)} table; if it is not one, "
+                         "give its format explicitly, e.g. format='csv'.)") from None
 
 
 def load_scores(

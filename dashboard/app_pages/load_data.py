@@ -35,6 +35,9 @@ MISSING = {
 DIRECTION = {"Higher is better (accuracy, AUC, F1)": True, "Lower is better (error, loss, time)": False}
 NEW_DIRECTION = {"Detect from the metric's name": None, **DIRECTION}
 AGGREGATES = {"Mean": "mean", "Median": "median"}
+FORMATS = {"Detect": "auto", "CSV / TSV (delimited)": "csv", "LaTeX table": "latex", "Markdown table": "markdown",
+           "Text copied from a PDF": "text", "Excel (.xlsx)": "xlsx", "Excel 97-2003 (.xls)": "xls",
+           "OpenDocument (.ods)": "ods"}
 SOURCES = ["Sample", "Upload a file", "Paste"]
 UPLOAD_TYPES = ["csv", "tsv", "txt", "tab", "xlsx", "xls", "ods", "tex", "md", "markdown"]
 ss = st.session_state
@@ -70,14 +73,15 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
     return True
 
 
-def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet) -> bool:
+def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet,
+          fmt: str = "auto") -> bool:
     """Read a file; load it at once when one metric leaves nothing to choose, else wait for the choice."""
     try:
-        results = state.read_results(data, name, layout, sheet)
+        results = state.read_results(data, name, layout, sheet, fmt)
     except cl.InputError as err:
         ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
         return False
-    token = state.results_token(data, name, layout, sheet)
+    token = state.results_token(data, name, layout, sheet, fmt)
     origin = state.Origin(kind, name, layout, missing, None, "mean", sheet)
     if len(results.metrics) == 1:
         origin = state.Origin(kind, name, layout, missing, results.metrics[0], "mean", sheet)
@@ -218,6 +222,10 @@ else:
                                      index=list(MISSING.values()).index(ss.get("load_missing", "error")), key="w_missing")
         ss["load_layout"], ss["load_missing"] = LAYOUTS[layout_label], MISSING[missing_label]
         layout, missing = ss["load_layout"], ss["load_missing"]
+        fmt = FORMATS[c2.selectbox("Format", list(FORMATS), index=list(FORMATS.values()).index(ss.get("load_format", "auto")),
+                                   key="w_format", help="Detect: from the file's name and content. Choose one when a "
+                                                        "table was taken for another kind.")]
+        ss["load_format"] = fmt
         if source == "Upload a file":
             uploaded = st.file_uploader("Results file (CSV, TSV, Excel, OpenDocument, LaTeX, Markdown or text)",
                                         type=UPLOAD_TYPES, key="w_upload")
@@ -241,10 +249,10 @@ else:
                                              placeholder="The workbook has several sheets: choose the one to read",
                                              help="The table is read from this sheet; nothing is read before you choose.")
                 ready = kind not in ("xlsx", "xls", "ods") or len(sheets) == 1 or sheet is not None
-                token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, missing, new_higher, sheet)
+                token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, missing, new_higher, sheet, fmt)
                 if ss.get("upload_token") != token and ready:
                     ss["upload_token"] = token
-                    if _read(data, uploaded.name, "file", layout, missing, new_higher, sheet):
+                    if _read(data, uploaded.name, "file", layout, missing, new_higher, sheet, fmt):
                         st.rerun()  # draw the page again with widgets keyed to the new table
         else:
             text = st.text_area(
@@ -257,7 +265,7 @@ else:
             if st.button("Use the pasted table", type="primary", key="w_paste_load"):
                 if not text.strip():
                     ss["load_error"] = "The text box is empty: paste a table with a header row first."
-                elif _read(text.encode("utf-8"), "pasted text", "paste", layout, missing, new_higher, None):
+                elif _read(text.encode("utf-8"), "pasted text", "paste", layout, missing, new_higher, None, fmt):
                     st.rerun()
 
 pending = ss.get("pending_read")
