@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._exhaustive import bergmann_hommel_raw
-from ._validation import check_choice
+from ._validation import check_choice, check_new_name
 from .errors import InputError
 from .limits import MAX_BERGMANN_HOMMEL_K, MAX_ROM_HYPOTHESES, MAX_SHAFFER_K
 
@@ -510,11 +510,7 @@ def register_procedure(name: str, apv: Callable[[Hypotheses], np.ndarray], *, la
     [0.02, 0.4]
     >>> cl.unregister_procedure("double")
     """
-    name = str(name)
-    if not name or name != name.strip() or name.lower() != name:
-        raise InputError(f"A procedure's name must be lower-case text without surrounding spaces; got {name!r}.")
-    if name in PROCEDURES and not replace:
-        raise InputError(f"A procedure named {name!r} is already registered; pass replace=True to replace it.")
+    name = check_new_name(name, PROCEDURES, "procedure", replace=replace)
     for family in families:
         check_choice(family, FAMILIES, "family")
     proc = Procedure(name, label, tuple(families), kind, reference, description, apv, formula=formula,

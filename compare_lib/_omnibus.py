@@ -24,31 +24,24 @@ from scipy import stats
 from ._critical import dunnett_sf_many, studentized_range_sf_many
 from ._table import ScoreTable, as_table
 from ._validation import check_choice
-from ._result import Result
+from ._result import RankTestResult, TestResult
 from .errors import ApproximationWarning, InputError
 from ._exact import all_identical_probability, friedman_exact_sf
 
 
-#: The omnibus results share the library's result protocol (to_dict, to_frame, notes).
-_Result = Result
 
 
 FRIEDMAN_METHODS = ("asymptotic", "exact", "auto")
 
 
 @dataclass(frozen=True)
-class FriedmanResult(_Result):
+class FriedmanResult(RankTestResult):
     """chi2_F with ``df`` = k - 1 degrees of freedom.
 
     ``method`` says where ``pvalue`` comes from: "asymptotic" (chi-square with k - 1 df) or "exact"
     (the permutation distribution of the observed ranks, :mod:`compare_lib.exact`).
     """
 
-    statistic: float
-    pvalue: float
-    df: int
-    k: int
-    n: int
     tie_correction: bool
     mean_ranks: pd.Series = field(repr=False, compare=False)
     notes: tuple[str, ...] = ()
@@ -56,11 +49,9 @@ class FriedmanResult(_Result):
 
 
 @dataclass(frozen=True)
-class ImanDavenportResult(_Result):
+class ImanDavenportResult(TestResult):
     """F_F with (k-1, (k-1)(N-1)) degrees of freedom, computed from ``chi2``; ``method`` as for Friedman."""
 
-    statistic: float
-    pvalue: float
     df1: int
     df2: int
     chi2: float
@@ -69,15 +60,13 @@ class ImanDavenportResult(_Result):
 
 
 @dataclass(frozen=True)
-class AnovaResult(_Result):
+class AnovaResult(TestResult):
     """Repeated-measures ANOVA: F for the classifier effect, with the error mean square.
 
     When the error mean square is zero (up to rounding) the test is undefined: ``pvalue`` is NaN and
     ``notes`` says why.
     """
 
-    statistic: float
-    pvalue: float
     df1: int
     df2: int
     ms_error: float

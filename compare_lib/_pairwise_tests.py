@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from ._result import PairwiseStatistics
-from ._validation import check_choice
+from ._validation import check_choice, check_new_name
 from .errors import InputError
 
 if TYPE_CHECKING:
@@ -117,11 +117,7 @@ def register_pairwise_test(name: str, compute: Callable[..., Any], *, label: str
     [['C1', 'C2', True, 'C2'], ['C2', 'C3', True, 'C2'], ['C1', 'C3', False, 'C3']]
     >>> cl.unregister_pairwise_test("toy")
     """
-    name = str(name)
-    if not name or name != name.strip() or name.lower() != name:
-        raise InputError(f"A pairwise statistic's name must be lower-case text without surrounding spaces; got {name!r}.")
-    if name in PAIRWISE_TESTS and not replace:
-        raise InputError(f"A pairwise statistic named {name!r} is already registered; pass replace=True to replace it.")
+    name = check_new_name(name, PAIRWISE_TESTS, "pairwise statistic", replace=replace)
     test = PairwiseTest(name, label, compute, reference, description, pool_dependent, **fields)
     PAIRWISE_TESTS[name] = test
     return test

@@ -47,7 +47,7 @@ from scipy import stats
 
 from ._table import ScoreTable, as_table
 from .errors import InputError
-from ._result import Result as _Result
+from ._result import RankTestResult, TestResult
 from ._result import PairwiseStatistics
 
 #: Cells (vector length x kernel length, summed over data sets) the exact rank-sum convolution may cost:
@@ -115,25 +115,18 @@ def quade_mean_ranks(table, *, higher_is_better: bool | None = None) -> pd.Serie
 
 
 @dataclass(frozen=True)
-class AlignedRanksResult(_Result):
+class AlignedRanksResult(RankTestResult):
     """Friedman aligned-ranks test: ``statistic`` T compared with chi2(``df`` = k - 1)."""
 
-    statistic: float
-    pvalue: float
-    df: int
-    k: int
-    n: int
     mean_ranks: pd.Series = field(repr=False, compare=False)
     notes: tuple[str, ...] = ()
     method: str = "asymptotic"
 
 
 @dataclass(frozen=True)
-class QuadeResult(_Result):
+class QuadeResult(TestResult):
     """Quade test: ``statistic`` F compared with F(``df1`` = k - 1, ``df2`` = (k - 1)(N - 1))."""
 
-    statistic: float
-    pvalue: float
     df1: int
     df2: int
     k: int

@@ -24,16 +24,14 @@ import numpy as np
 import pandas as pd
 
 from ._validation import MAX_LISTED, check_alpha, listing
-from ._result import Result
+from ._result import TestResult
 from .errors import InputError
 from ._replicability import replicability_counts
 from ._two_classifiers import ZERO_ERROR_NOTE, t_from_moments
 
 
 @dataclass(frozen=True)
-class ResamplingTestResult(Result):
-    statistic: float
-    pvalue: float
+class ResamplingTestResult(TestResult):
     df: int
     mean_difference: float
     method: str

@@ -59,6 +59,25 @@ class Result:
         return pd.DataFrame([self.to_dict()])
 
 
+@dataclasses.dataclass(frozen=True)
+class TestResult(Result):
+    """A test's result: its ``statistic`` and two-sided ``pvalue`` first (as scipy.stats' results), then what
+    each test adds."""
+
+    statistic: float
+    pvalue: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RankTestResult(TestResult):
+    """An omnibus rank test of k classifiers over N data sets, referred to chi-squared with ``df`` degrees of
+    freedom (Friedman, aligned ranks, Skillings-Mack)."""
+
+    df: int
+    k: int
+    n: int
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class FrameResult(Result):
     """A result whose natural form is a table: ``frame`` holds the rows, the other fields the provenance.

@@ -43,7 +43,7 @@ import pandas as pd
 from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
-from ._result import Result
+from ._result import RankTestResult
 from .errors import InputError
 
 __all__ = ["SkillingsMackResult", "skillings_mack_statistic"]
@@ -56,7 +56,7 @@ _SMALL_K = 5
 
 
 @dataclass(frozen=True)
-class SkillingsMackResult(Result):
+class SkillingsMackResult(RankTestResult):
     """Skillings-Mack statistic SM with its chi-squared (k - 1 df) p-value.
 
     ``n`` is the number of usable data sets (those with at least two scores); ``n_missing`` counts
@@ -68,11 +68,6 @@ class SkillingsMackResult(Result):
     when the ties leave the design without information on some classifier, see ``notes``).
     """
 
-    statistic: float
-    pvalue: float
-    df: int
-    k: int
-    n: int
     n_missing: int
     adjusted_rank_sums: np.ndarray = field(repr=False, compare=False)
     notes: tuple[str, ...] = ()

@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from ._validation import check_alpha, check_choice
-from ._result import Result
+from ._result import TestResult
 from .errors import InputError
 from .ranks import average_ranks
 
@@ -48,7 +48,6 @@ def _pair(x, y, what: str = "scores") -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-_Result = Result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -56,15 +55,13 @@ _Result = Result
 
 
 @dataclass(frozen=True)
-class SignTestResult(_Result):
+class SignTestResult(TestResult):
     """Result of :func:`sign_test`.
 
     ``statistic`` is the number of wins of ``y`` after splitting ties; ``n`` the number of data
     sets counted (one tie is dropped when their number is odd).
     """
 
-    statistic: float
-    pvalue: float
     wins: int
     losses: int
     ties: int
@@ -148,7 +145,7 @@ def sign_test(x, y, *, higher_is_better: bool = True, alpha: float = 0.05) -> Si
 
 
 @dataclass(frozen=True)
-class WilcoxonResult(_Result):
+class WilcoxonResult(TestResult):
     """Result of :func:`wilcoxon`.
 
     ``statistic`` is T = min(R+, R-); ``r_plus`` sums the ranks where ``y`` is better. ``n`` is the
@@ -157,8 +154,6 @@ class WilcoxonResult(_Result):
     (reported for both methods).
     """
 
-    statistic: float
-    pvalue: float
     r_plus: float
     r_minus: float
     n: int
@@ -347,14 +342,12 @@ def wilcoxon(
 
 
 @dataclass(frozen=True)
-class TTestResult(_Result):
+class TTestResult(TestResult):
     """Result of :func:`paired_ttest`: t = mean(d) / (sd(d)/sqrt(N)) with N-1 degrees of freedom.
 
     ``note`` says why the test is undefined when it is (``pvalue`` is then NaN).
     """
 
-    statistic: float
-    pvalue: float
     df: int
     mean_difference: float
     relative: bool

@@ -32,6 +32,17 @@ def check_alpha(alpha) -> float:
     return float(alpha)
 
 
+def check_new_name(name, registry: dict, what: str, *, replace: bool = False) -> str:
+    """A name for a new registry entry: lower-case text without surrounding spaces, not taken unless
+    ``replace``. ``what`` names the kind of entry in the messages ("pairwise statistic", "procedure")."""
+    name = str(name)
+    if not name or name != name.strip() or name.lower() != name:
+        raise InputError(f"A {what}'s name must be lower-case text without surrounding spaces; got {name!r}.")
+    if name in registry and not replace:
+        raise InputError(f"A {what} named {name!r} is already registered; pass replace=True to replace it.")
+    return name
+
+
 def check_choice(value, choices: Iterable[str], what: str, *, verb: str = "is not known") -> str:
     """``value`` when it is one of ``choices``; otherwise an :class:`InputError` that lists them.
 

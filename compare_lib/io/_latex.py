@@ -29,11 +29,11 @@ import pandas as pd
 from compare_lib.errors import InputError
 from compare_lib.io._cells import clean_score_cells
 from compare_lib.io._markdown import line_list
-from compare_lib.io._raw import RawTable
+from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
 
 __all__ = ["read_latex", "latex_to_text", "MAX_LINES"]
 
-MAX_LINES = 200_000
+MAX_LINES = MAX_TEXT_TABLE_LINES
 
 _ENV = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable\*?|array)\}")
 # Commands that draw rules or structure a longtable: dropped with their arguments.
@@ -310,12 +310,7 @@ def _is_numberish(texts: list[str]) -> bool:
 
 def read_latex(text: str, display: str) -> RawTable:
     """Read the first LaTeX table in ``text`` (named ``display`` in messages) into a :class:`RawTable`."""
-    lines = text.splitlines()
-    if len(lines) > MAX_LINES:
-        raise InputError(
-            f"File '{display}' has {len(lines):,} lines; LaTeX tables are read up to {MAX_LINES:,} lines. "
-            "Save the results as a CSV file instead."
-        )
+    lines = table_lines(text, display, "LaTeX tables")
     lines = _strip_comments(lines)
     src = "\n".join(lines)
     line_starts = np.cumsum([0] + [len(line) + 1 for line in lines[:-1]]) if lines else np.array([0])

@@ -23,11 +23,11 @@ import numpy as np
 import pandas as pd
 
 from compare_lib.errors import InputError
-from compare_lib.io._raw import RawTable
+from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
 
 __all__ = ["read_markdown", "MAX_LINES"]
 
-MAX_LINES = 200_000
+MAX_LINES = MAX_TEXT_TABLE_LINES
 
 _ALIGN = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
 _PIPE = re.compile(r"(?<!\\)\|")
@@ -105,12 +105,7 @@ def _span_note(what: str, numbers: list[int], lines: list[str]) -> str:
 
 def read_markdown(text: str, display: str) -> RawTable:
     """Read the first Markdown pipe table in ``text`` (named ``display`` in messages)."""
-    lines = text.splitlines()
-    if len(lines) > MAX_LINES:
-        raise InputError(
-            f"File '{display}' has {len(lines):,} lines; Markdown tables are read up to {MAX_LINES:,} lines. "
-            "Save the results as a CSV file instead."
-        )
+    lines = table_lines(text, display, "Markdown tables")
     notes: list[str] = []
     has_pipe = [bool(_PIPE.search(line)) for line in lines]
     align_at = next(

@@ -7,6 +7,23 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
+
+#: Tables copied from papers and pages (LaTeX, Markdown, PDF text) are read up to this many lines.
+MAX_TEXT_TABLE_LINES = 200_000
+
+
+def table_lines(text: str, display: str, what: str) -> list[str]:
+    """The lines of a pasted table, refused beyond :data:`MAX_TEXT_TABLE_LINES` with the limit stated
+    (``what`` names the format in the message: "LaTeX tables")."""
+    lines = text.splitlines()
+    if len(lines) > MAX_TEXT_TABLE_LINES:
+        raise InputError(
+            f"File '{display}' has {len(lines):,} lines; {what} are read up to {MAX_TEXT_TABLE_LINES:,} lines. "
+            "Save the results as a CSV file instead."
+        )
+    return lines
+
 
 @dataclass(frozen=True, eq=False)
 class RawTable:

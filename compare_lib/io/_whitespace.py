@@ -36,11 +36,11 @@ import pandas as pd
 from compare_lib.errors import InputError
 from compare_lib.io._cells import MISSING_TOKENS, clean_score_cells
 from compare_lib.io._markdown import line_list
-from compare_lib.io._raw import RawTable
+from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
 
 __all__ = ["read_whitespace", "MAX_LINES"]
 
-MAX_LINES = 200_000
+MAX_LINES = MAX_TEXT_TABLE_LINES
 
 _GLUE = "\x00"  # stands for the spaces around "±" while splitting, so "86.4 ± 1.0" stays one field
 _PM = re.compile(r"[ \t]*(±|∓|\+/-|\+-)[ \t]*")
@@ -90,12 +90,7 @@ def _short(line: str) -> str:
 
 def read_whitespace(text: str, display: str) -> RawTable:
     """Read a space-separated table (copied from a PDF) in ``text``, named ``display`` in messages."""
-    lines = text.splitlines()
-    if len(lines) > MAX_LINES:
-        raise InputError(
-            f"File '{display}' has {len(lines):,} lines; tables separated by spaces are read up to "
-            f"{MAX_LINES:,} lines. Save the results as a CSV file instead."
-        )
+    lines = table_lines(text, display, "tables separated by spaces")
     notes: list[str] = []
     idx = [k for k, line in enumerate(lines) if line.strip()]
     rules = [k for k in idx if _RULE_LINE.fullmatch(lines[k].strip())]
@@ -236,18 +231,14 @@ def _header(
         notes.append("found no header line above the first row; the column names are empty")
         return [""] * m
     line_no = header_at + 1
-    multi = [_restore(f) for f in _MULTI.split(protected[header_at])]
-    if len(multi) == m:
-        return multi
-    if len(multi) == m - 1:
-        notes.append(f"the header (line {line_no}) has no label for the first column; left it empty")
-        return [""] + multi
-    words = [_restore(t) for t in _SINGLE.split(protected[header_at])]
-    if len(words) == m:
-        return words
-    if len(words) == m - 1:
-        notes.append(f"the header (line {line_no}) has no label for the first column; left it empty")
-        return [""] + words
+    # Names separated by 2+ spaces first (names may hold single spaces), then by any space.
+    for splitter in (_MULTI, _SINGLE):
+        words = [_restore(f) for f in splitter.split(protected[header_at])]
+        if len(words) == m:
+            return words
+        if len(words) == m - 1:
+            notes.append(f"the header (line {line_no}) has no label for the first column; left it empty")
+            return [""] + words
     if len(words) > m:
         extra = len(words) - m + 1
         first = " ".join(words[:extra])

@@ -238,16 +238,21 @@ with tab_matrix:
                 st.success("No pair's mean-ranks verdict depends on the pool for this table.")
 
 # -- teaching demos ---------------------------------------------------------------------------------
-with tab_demo:
-    st.markdown("#### Example 1: A and B tie, yet C, D and E make them 'different'")
-    st.markdown(
-        "A and B each win 10 of 20 data sets: every two-sample test gives p = 1. Add C, D and E and the "
-        "mean-ranks test with Bonferroni calls A and B significantly different (Benavoli et al., §4.1)."
-    )
-    if st.button("Load Example 1", key="demo1", help="Replaces the loaded table with this sample."):
-        state.use_sample(state.SAMPLE_BY_ID["benavoli2016-example1"])
-        ss["pool_members"] = ["A", "B", "C", "D", "E"]
+def _example(title: str, text: str, key: str, sample_id: str, members: list[str]) -> None:
+    """One teaching example: what it shows, and a button that loads its table with the pool to look at."""
+    st.markdown(f"#### {title}")
+    st.markdown(text)
+    if st.button(f"Load {title.split(':')[0]}", key=key, help="Replaces the loaded table with this sample."):
+        state.use_sample(state.SAMPLE_BY_ID[sample_id])
+        ss["pool_members"] = members
         st.rerun()
+
+
+with tab_demo:
+    _example("Example 1: A and B tie, yet C, D and E make them 'different'",
+             "A and B each win 10 of 20 data sets: every two-sample test gives p = 1. Add C, D and E and the "
+             "mean-ranks test with Bonferroni calls A and B significantly different (Benavoli et al., §4.1).",
+             "demo1", "benavoli2016-example1", ["A", "B", "C", "D", "E"])
     st.markdown("#### Example 2: the pool can hide a real difference")
     st.markdown(
         "A ~ N(0, 1) and B ~ N(1.5, 1) on 20 data sets: the sign test finds the difference 94% of the time. Add "
@@ -281,12 +286,7 @@ with tab_demo:
         paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
         st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig")
         st.dataframe(sim, hide_index=True, width="stretch")
-    st.markdown("#### Example 3: seven real classifiers on 54 UCI data sets")
-    st.markdown(
-        "Benavoli et al.'s Table 1: for four pairs the verdict depends on which other classifiers are included. "
-        "Load their table and open **All pairs** to see the same counts."
-    )
-    if st.button("Load Example 3", key="demo3", help="Replaces the loaded table with this sample."):
-        state.use_sample(state.SAMPLE_BY_ID["benavoli2016"])
-        ss["pool_members"] = ["C1", "C2", "C3", "C4"]
-        st.rerun()
+    _example("Example 3: seven real classifiers on 54 UCI data sets",
+             "Benavoli et al.'s Table 1: for four pairs the verdict depends on which other classifiers are included. "
+             "Load their table and open **All pairs** to see the same counts.",
+             "demo3", "benavoli2016", ["C1", "C2", "C3", "C4"])
