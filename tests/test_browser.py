@@ -210,3 +210,28 @@ def test_hostile_names_do_not_reach_the_page_as_html(server, tmp_path):
             assert page.locator('img[src*="evil.example"], a[href*="evil.example"], img[src="x"]').count() == 0
         assert not [u for u in requests if "evil.example" in u]
         assert not errors, errors
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_a_cross_validate_export_and_a_workbook_load_through_the_browser(server, tmp_path):
+    """Issue 19: the uploader takes a multi-metric file and waits for the metric; an .xlsx is accepted."""
+    with browser_page(height=1400) as (page, errors):
+        _open(page, server)
+        _upload(page, DATA / "results" / "cross_validate_export.csv")
+        _text(page, "cross_validate_export.csv holds 5 metrics: choose one")
+        _text(page, "Loaded: sample: Demšar 2006")  # nothing replaced before the choice
+        box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Metric").first
+        box.locator('div[role="combobox"], input').first.click()
+        page.get_by_role("option", name="test_roc_auc").click()
+        _text(page, "Direction: higher is better: the metric is named test_roc_auc")
+        page.get_by_role("button", name="Use this table").click()
+        _text(page, "3 data sets × 3 classifiers · metric: test_roc_auc · higher is better")
+        _go(page, "Omnibus tests")
+        _text(page, "metric: test_roc_auc")
+        _open(page, server)  # a new session: the uploader accepts a workbook and reads its sheet
+        _upload(page, DATA / "formats" / "results.xlsx")
+        _text(page, "sheet 'AUC', row 6 (data set 'hepatitis'), column 'SVM'")  # its one empty cell, named
+        page.screenshot(path=str(tmp_path / "xlsx.png"), full_page=True)
+        assert not errors, errors
