@@ -39,7 +39,7 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
     Returns
     -------
     DataFrame with columns ``metric``, ``higher_is_better``, ``direction_reason``, ``datasets``, ``best`` (the
-    best mean rank), ``tied_for_best`` (the classifiers the procedure does not find different from the best,
+    classifiers with the best mean rank, joined by ", "), ``tied_for_best`` (the classifiers the procedure does not find different from the best,
     joined by ", "), ``omnibus_p`` (Iman-Davenport's F_F, or the exact Friedman p where the table is small
     enough for it), ``omnibus_rejects``, ``rejected_pairs`` and one column of mean ranks per classifier
     ("rank: <name>"). A metric whose table cannot be built (too few data sets, cells that are not numbers)
@@ -76,12 +76,13 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
             rows.append(row)
             continue
         ranks = table.mean_ranks
-        best = ranks.idxmin()
+        best = [c for c in ranks.index if ranks[c] == ranks.min()]  # equal mean ranks share first place
         frame = res.frame
-        touching = frame[(frame["a"] == best) | (frame["b"] == best)]
-        different = set(touching.loc[touching["reject"], ["a", "b"]].to_numpy().ravel()) - {best}
-        tied = [c for c in ranks.sort_values(kind="stable").index if c not in different]
-        row.update(higher_is_better=table.higher_is_better, datasets=table.n_datasets, best=best,
+        rejected = {frozenset(p) for p in frame.loc[frame["reject"], ["a", "b"]].to_numpy().tolist()}
+        # Tied for best: not significantly different from (at least one of) the best-ranked classifiers.
+        tied = [c for c in ranks.sort_values(kind="stable").index
+                if c in best or any(frozenset((b, c)) not in rejected for b in best)]
+        row.update(higher_is_better=table.higher_is_better, datasets=table.n_datasets, best=", ".join(best),
                    direction_reason=results.direction_reason(metric) if directions.get(metric) is None
                    else "given", tied_for_best=", ".join(tied), omnibus_p=float(omnibus_p),
                    omnibus_rejects=bool(omnibus_p <= alpha), rejected_pairs=int(frame["reject"].sum()))

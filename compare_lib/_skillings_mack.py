@@ -232,9 +232,9 @@ def skillings_mack_statistic(scores: np.ndarray, higher_is_better: bool = True) 
             pvalue_ties = float(stats.chi2.sf(statistic_ties, df))
         notes.append(
             f"{tied_blocks} data set(s) have tied scores: ties get average ranks and, as in the R packages "
-            "and Stata's skilmack, 'statistic' keeps the no-ties covariance, so it is never larger than "
-            "the tie-exact one and its chi-squared p-value is conservative; 'statistic_ties' uses the exact covariance given the ties (with "
-            "nothing missing it is Friedman's tie-corrected chi-squared)."
+            "and Stata's skilmack, the statistic keeps the covariance of untied ranks, so its chi-squared p-value is "
+            "conservative; the tie-corrected statistic (statistic_ties in the library) uses the exact covariance "
+            "given the ties (with nothing missing it is Friedman's tie-corrected chi-squared)."
         )
 
     n_missing = int((~present).sum())

@@ -244,7 +244,7 @@ def _validate_scores(
             raise InputError(
                 f"{where}: {rows.size} missing cell(s): {_count_listing(cells, rows.size)}. Fill them in, or choose a "
                 "missing-data policy: drop the data sets that have a missing cell, or drop the classifiers that have one "
-                "(or keep the holes with missing='pairwise', for the tests that compare pairs)."
+                "(or keep the holes, the 'pairwise' policy, for the tests that compare pairs)."
             )
         if missing == "drop-datasets":
             keep_rows = ~nan_mask.any(axis=1)

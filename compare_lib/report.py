@@ -348,14 +348,26 @@ def _mirror(value: float, attrs: dict) -> float:
 
 
 #: Words of the data notes a paper should repeat (what was averaged, dropped or left out).
-_DATA_NOTE_WORDS = ("averag", "mean of", "median of", "dropped", "left out", "missing", "removed")
+_DATA_NOTE_WORDS = ("averag", "mean of", "median of", "dropped", "left out", "took the median")
 
 
 def data_sentence(table) -> str:
-    """What was done to the data that a reader of the paper should know (averaged runs, dropped or missing
-    cells), from the table's notes; empty when there is nothing to say."""
-    notes = [n.strip() for n in getattr(table, "notes", ()) if any(w in n.lower() for w in _DATA_NOTE_WORDS)]
-    return (" Data: " + " ".join(n if n.endswith(".") else n + "." for n in notes)) if notes else ""
+    """What was done to the data that a reader of the paper should know, in a paper's words: the runs each
+    cell averages, the data sets or classifiers dropped, the missing cells kept; empty when there is
+    nothing to say. (How a file was read — formatting removed, rows skipped — stays in the notes.)"""
+    from ._table_validation import PAIRWISE_NOTE
+
+    notes = []
+    for note in getattr(table, "notes", ()):
+        note = note.strip()
+        if note.startswith(PAIRWISE_NOTE):
+            holes = int(np.isnan(table.scores.to_numpy(dtype=float)).sum())
+            notes.append(f"{holes} missing score(s) were kept as missing: each pair of classifiers was compared on the "
+                         "data sets where both have a score.")
+        elif any(w in note.lower() for w in _DATA_NOTE_WORDS):
+            note = re.sub(r" \((first )?on line \d+\)|, line \d+| \(line \d+\)", "", note)  # file lines mean nothing there
+            notes.append(note[:1].upper() + note[1:] + ("" if note.endswith(".") else "."))
+    return (" Data: " + " ".join(notes)) if notes else ""
 
 
 def results_paragraph(table, result, friedman: FriedmanResult | None, iman_davenport: ImanDavenportResult | None,
@@ -380,7 +392,7 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
     stat_text = lookup_test(attrs["test"]).sentence(as_posthoc_result(result))
     family = (
         f"each classifier against the control {attrs['control']} ({k - 1} hypotheses)"
-        if attrs.get("control") else f"all {k * (k - 1) // 2} pairs of classifiers"
+        if attrs.get("control") else ("the two classifiers" if k == 2 else f"all {k * (k - 1) // 2} pairs of classifiers")
     )
     rejected = result[result["reject"]]
     if rejected.empty:

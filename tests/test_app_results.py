@@ -66,15 +66,18 @@ def test_across_metrics_view_gives_each_metrics_verdict():
     at.segmented_control(key="w_preview_view").set_value("Across metrics")
     at.run()
     summary = at.dataframe[0].value
-    assert list(summary["metric"]) == ["fit_time", "score_time", "test_accuracy", "test_roc_auc", "test_f1_macro"]
+    assert list(summary["Metric"]) == ["fit_time", "score_time", "test_accuracy", "test_roc_auc", "test_f1_macro"]
     expected = cl.compare_metrics(cl.read_results(DATA / "results" / "cross_validate_export.csv"))
-    assert list(summary["best"]) == list(expected["best"])
-    assert list(summary["higher_is_better"]) == [False, False, True, True, True]
+    assert list(summary["Best mean rank"]) == list(expected["best"])
+    assert list(summary["Tied for best"]) == list(expected["tied_for_best"])
+    assert list(summary["Higher is better"]) == [False, False, True, True, True]
+    assert list(summary.columns[:3]) == ["Metric", "Best mean rank", "Tied for best"]
 
 
 def test_an_error_rate_file_is_read_lower_is_better_and_the_user_is_asked():
     data = (DATA / "results" / "error_rates.csv").read_bytes()
     at = upload(new_app(), "error_rates.csv", data)
+    assert any("Skipped the row 'Average'" in m for m in texts(at.markdown))
     assert "file: error_rates.csv" in _success(at) and "lower is better" in _success(at)
     question = [w for w in texts(at.warning) if "Which is better" in w]
     assert question and "error" in question[0]
@@ -164,3 +167,30 @@ def test_fold_level_pages_start_on_the_loaded_fold_rows():
     goto(at, "replicability")
     radio = by_label(at.radio, "Fold-level data")
     assert radio.value == "The fold-level rows of the loaded table"
+
+
+def test_a_workbook_named_csv_still_gets_its_sheet_picker():
+    data = (DATA / "formats" / "two_sheets.xlsx").read_bytes()
+    at = upload(new_app(), "results.csv", data)  # saved with the wrong name
+    picker = by_label(at.selectbox, "Sheet")
+    assert list(picker.options) == cl.io.sheet_names(data, "xlsx")
+    assert not at.error
+
+
+def test_an_error_goes_when_the_source_changes():
+    at = upload(new_app(), "bad.csv", b"dataset,A,B\nd1,0.8,oops\nd2,0.5,0.6\n")
+    assert at.error
+    by_label(at.radio, "Source").set_value("Sample")
+    at.run()
+    assert not at.error
+
+
+def test_the_paragraph_says_what_was_averaged_not_how_the_file_was_read():
+    at = _choose_metric(upload(new_app(), "cv.csv", CV), "test_roc_auc")
+    goto(at, "posthoc")
+    at.segmented_control(key="w_ph_view").set_value("Report")
+    at.run()
+    paragraph = at.code[0].value
+    assert "(test_roc_auc, higher is better)" in paragraph
+    assert "Data: Averaged 3 rows per data set and classifier (fold): each cell is the mean of 3 folds." in paragraph
+    assert "Ignored the unnamed column" not in paragraph

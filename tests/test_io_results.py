@@ -190,7 +190,7 @@ def test_error_rate_file_is_lower_is_better_from_its_name():
     t = r.table()
     assert t.higher_is_better is False and t.metric == "error_rates"
     assert t.datasets == ["breast-cancer", "credit-g", "diabetes", "heart-statlog", "ionosphere"]
-    assert any("skipped the row 'Average' (line 7)" in n for n in t.notes)
+    assert any("Skipped the row 'Average' (line 7)" in n for n in t.notes)
     assert t.ranks.loc["credit-g"].tolist() == [4.0, 2.0, 3.0, 1.0]  # 0.244 is the lowest error, the best
     assert t.with_direction(True).metric == "error_rates"
     assert load_scores(RESULTS / "error_rates.csv").higher_is_better is True  # the shortcut's default stays
@@ -279,7 +279,7 @@ def test_wide_csv_with_standard_deviations_and_a_summary_row():
     assert t.datasets == ["d1", "d2", "d3"]
     assert t.scores.loc["d1", "C"] == pytest.approx(0.90) and t.scores.loc["d2", "A"] == pytest.approx(0.52)
     assert t.scores.loc["d3", "B"] == pytest.approx(0.61)
-    assert any("skipped the row 'Avg. rank' (line 5)" in n for n in t.notes)
+    assert any("Skipped the row 'Avg. rank' (line 5)" in n for n in t.notes)
     assert any("± standard deviations from 3 cells" in n for n in t.notes)
     assert any("bracketed number" in n and "3 cells" in n for n in t.notes)
 
@@ -427,3 +427,18 @@ def test_a_new_format_is_one_reader_and_one_line(monkeypatch):
     monkeypatch.setitem(cio._READERS, "pipes", cio._Reader(__name__, "read_pipe_lines"))
     t = read_results("dataset|A|B\nd1|0.5 ± 0.1|0.7\nd2|0.6|0.4\n", format="pipes").table(higher_is_better=True)
     assert t.scores.loc["d1", "A"] == 0.5 and t.scores.loc["d2", "B"] == 0.4
+
+
+def test_averaged_cells_with_equal_true_means_tie(tmp_path):
+    """Walkthrough finding: RF's folds 0.80, 0.81, 0.82 and SVC's 0.81 three times have the same mean, yet the
+    floating-point mean was 0.8099999999999999 < 0.81 and decided a rank. Cells keep 12 significant digits."""
+    rows = ["dataset,classifier,fold,auc"]
+    rows += [f"d{d},RF,{f},{v}" for d in range(3) for f, v in enumerate([0.80, 0.81, 0.82])]
+    rows += [f"d{d},SVC,{f},0.81" for d in range(3) for f in range(3)]
+    rows += [f"d{d},kNN,{f},0.7" for d in range(3) for f in range(3)]
+    path = tmp_path / "ties.csv"
+    path.write_text("\n".join(rows) + "\n")
+    t = cl.read_results(path).table("auc")
+    assert (t.scores["RF"] == t.scores["SVC"]).all() and t.scores.iloc[0, 0] == 0.81
+    assert t.mean_ranks.tolist() == [1.5, 1.5, 3.0]
+    assert pd.Series([0.80, 0.81, 0.82]).groupby([0, 0, 0]).mean().iloc[0] != 0.81  # the noise this guards against

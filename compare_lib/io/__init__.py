@@ -29,7 +29,7 @@ from ._raw import RawTable
 from ._results import AGGREGATES, Results
 from ._source import check_size, decode_text, read_source
 
-__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "sheet_names"]
+__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "sheet_names", "sniff_format"]
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def read_results(
             raise
         # A table copied from a paper or a page: say what the text was taken for, in case that is the mistake.
         raise InputError(f"{err} (The text was recognised as a {_FORMAT_NAMES.get(fmt, fmt)} table; if it is not one, "
-                         "give its format explicitly, e.g. format='csv'.)") from None
+                         "choose its format, e.g. CSV.)") from None
 
 
 def load_scores(
@@ -267,3 +267,9 @@ def sheet_names(data: bytes, kind: str, display: str = "the workbook") -> list[s
     from ._excel import sheet_names as names
 
     return names(data, kind, display)
+
+
+def sniff_format(data: bytes | str, name: str | None = None) -> str:
+    """The format ``read_results(format="auto")`` reads ``data`` as: "csv", "latex", "markdown", "text",
+    "xlsx", "xls" or "ods" (from the content, then the file's name; a workbook is one whatever its name)."""
+    return _sniff(data, name or "", "auto", None)

@@ -79,7 +79,13 @@ def infer_direction(metric: str | None, display: str | None, *, metric_from_file
 def metric_from_file_name(display: str | None) -> str | None:
     """The name of a wide table's one metric when its file's name says it: 'error_rates.csv' ->
     'error_rates', 'demsar2006_table6_auc.csv' -> 'auc'; None when the name has no metric word."""
-    stem_words = words(file_stem(display))
+    return metric_from_text(file_stem(display))
+
+
+def metric_from_text(text: str | None) -> str | None:
+    """The first metric word of a name or a caption ('Table 3: Accuracy (%) of five classifiers' ->
+    'accuracy', a sheet named 'AUC' -> 'auc'); None when there is none."""
+    stem_words = words(text or "")
     for i, w in enumerate(stem_words):
         if _singular(w) in _HIGHER | _LOWER:
             if i + 1 < len(stem_words) and stem_words[i + 1] in ("rate", "rates"):

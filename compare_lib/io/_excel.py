@@ -253,10 +253,12 @@ def read_spreadsheet(
         if filled[r] >= 2:
             break
         titles.append(int(r))
+    title_texts: list[str] = []
     if titles and len(titles) < rows_used.size:
         for r in titles:
             value = df.iat[r, int(np.flatnonzero(~empty[r])[0])]
             text = _header_text(value, False)
+            title_texts.append(text)
             text = text if len(text) <= 60 else text[:57] + "..."
             notes.append(f"skipped row {r + 1} ('{text}'): a single cell above the table, a title")
         empty = empty.copy()
@@ -302,6 +304,7 @@ def read_spreadsheet(
         row_word="row",
         sheet=name,
         notes=tuple(notes),
+        title=" ".join(title_texts) or None,
     )
 
 

@@ -373,6 +373,7 @@ def read_latex(text: str, display: str) -> RawTable:
             )
 
     caption = re.search(r"\\caption\*?\s*(?:\[[^\]]*\])?\s*\{", src)
+    cap_text = None
     if caption:
         cap_end = _group_end(src, caption.end() - 1)
         cap_text = latex_to_text(src[caption.end() : cap_end - 1])
@@ -469,6 +470,7 @@ def read_latex(text: str, display: str) -> RawTable:
         format="latex",
         row_word="line",
         notes=tuple(notes),
+        title=cap_text,
     )
 
 

@@ -25,7 +25,7 @@ from .._table import ScoreTable
 from .._table_validation import _MISSING_TOKENS
 from .._validation import MAX_LISTED
 from ..errors import InputError
-from ._direction import HIGHER_WORDS, LOWER_WORDS, metric_from_file_name, words
+from ._direction import HIGHER_WORDS, LOWER_WORDS, metric_from_file_name, metric_from_text, words
 from ._numbers import is_number_column, not_numbers_message, parse_columns, texts
 from ._raw import RawTable
 from ._results import Results, _Metric, _Wide
@@ -217,14 +217,19 @@ def _build_wide(raw: RawTable, decimal, limits, size_checked, notes) -> Results:
         check_size(display, len(grid), len(classifiers), *limits)
     common = dict(source=display, format=raw.format, layout="wide", notes=notes, row_word=raw.row_word,
                   sheet=raw.sheet)
-    metric = metric_from_file_name(display)
+    metric, from_file = metric_from_file_name(display), True
+    for where, text in (("the sheet's name", raw.sheet), ("the table's title", raw.title)):
+        found = None if metric is not None else metric_from_text(text)
+        if found is not None:  # a caption or a sheet named after the metric names the table's one metric
+            metric, from_file = found, False
+            notes.append(f"The metric's name, {found}, is taken from {where} ('{str(text)[:60]}').")
     columns = {"dataset": header[0], "classifier": None, "classifiers": classifiers, "folds": [], "metrics": []}
     if len(set(classifiers)) != len(classifiers):
         # Duplicate classifier names: ScoreTable reports them with their column numbers.
         frame = pd.DataFrame(grid.iloc[:, 1:].to_numpy(), index=names.to_numpy(), columns=classifiers)
         ScoreTable(frame, True, source=display, notes=tuple(notes))  # raises
         wide = _Wide(names.to_numpy(dtype=object), classifiers, None, lines, frame_for_errors=frame)
-        return Results(**common, columns=columns, metrics=[metric], wide=wide, metric_from_file=True)
+        return Results(**common, columns=columns, metrics=[metric], wide=wide, metric_from_file=from_file)
     place = _place(raw)
 
     def locate(i, column):
@@ -237,7 +242,7 @@ def _build_wide(raw: RawTable, decimal, limits, size_checked, notes) -> Results:
         raise InputError(message)
     values = np.column_stack([parsed[c] for c in classifiers]) if classifiers else np.empty((len(grid), 0))
     wide = _Wide(names.to_numpy(dtype=object), classifiers, values, lines)
-    return Results(**common, columns=columns, metrics=[metric], wide=wide, metric_from_file=True)
+    return Results(**common, columns=columns, metrics=[metric], wide=wide, metric_from_file=from_file)
 
 
 # -- long, tidy, sklearn -----------------------------------------------------------------------------

@@ -194,4 +194,5 @@ def read_markdown(text: str, display: str) -> RawTable:
         format="markdown",
         row_word="line",
         notes=tuple(notes),
+        title=" ".join(lines[k - 1].strip() for k in before) or None,
     )

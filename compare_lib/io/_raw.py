@@ -47,6 +47,9 @@ class RawTable:
     notes: tuple[str, ...] = ()
     #: The delimiter of a delimited text file (csv); None for other formats.
     delimiter: str | None = None
+    #: Text around the table that may name what it measures: a LaTeX caption, a title line above a Markdown
+    #: or PDF table, a title row of a sheet (the sheet's name is ``sheet``).
+    title: str | None = None
 
     def where(self, i: int) -> str:
         """How messages name body row ``i``: "line 12" or "sheet 'Results', row 12"."""

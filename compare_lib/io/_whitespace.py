@@ -216,6 +216,7 @@ def read_whitespace(text: str, display: str) -> RawTable:
         format="text",
         row_word="line",
         notes=tuple(notes),
+        title=" ".join(lines[k].strip() for k in before) or None,
     )
 
 

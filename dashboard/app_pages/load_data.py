@@ -68,6 +68,7 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
         _loaded(table, origin)
     state.set_results(results, token)
     ss.pop("pending_read", None)
+    ss["loaded_upload"] = ss.get("reading_upload") if origin.kind == "file" else None
     guessed = results.direction(origin.metric)
     ss["direction_question"] = higher is None and guessed is not True  # lower or unknown: asked, not assumed
     return True
@@ -89,6 +90,13 @@ def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: 
     ss["pending_read"] = {"token": token, "origin": origin, "higher": higher}
     ss["pending_results"] = results
     return False
+
+
+def _on_upload_change() -> None:
+    """The user removed the file (or chose another): a message about the old one no longer applies."""
+    if ss.get("w_upload") is None:
+        ss.pop("load_error", None)
+        ss.pop("upload_token", None)
 
 
 def _on_sample_change() -> None:
@@ -134,8 +142,7 @@ if loaded is not None:
     results, token = loaded
     with st.container(border=True):
         st.markdown("**What was recognised**")
-        st.caption(esc(_recognised(results)))
-        ui.show_notes(results.notes, title="What the reader did")
+        st.caption(esc(_recognised(results)))  # the reader's notes are among the table's, below
         metrics = list(results.metrics)
         c1, c2, c3 = st.columns([1.4, 1, 1.4])
         metric = origin.metric
@@ -194,6 +201,8 @@ st.subheader("Load another table")
 default_source = {"sample": "Sample", "file": "Upload a file", "paste": "Paste"}.get(origin.kind, "Sample")
 source = st.radio("Source", SOURCES, index=SOURCES.index(ss.get("load_source", default_source)), horizontal=True,
                   key="w_source")
+if source != ss.get("load_source"):
+    ss.pop("load_error", None)  # a message about another source's input no longer applies
 ss["load_source"] = source
 
 if source == "Sample":
@@ -228,7 +237,7 @@ else:
         ss["load_format"] = fmt
         if source == "Upload a file":
             uploaded = st.file_uploader("Results file (CSV, TSV, Excel, OpenDocument, LaTeX, Markdown or text)",
-                                        type=UPLOAD_TYPES, key="w_upload")
+                                        type=UPLOAD_TYPES, key="w_upload", on_change=_on_upload_change)
             st.caption(
                 f"Files up to 50 MB (the browser refuses larger ones) and tables up to {state.MAX_CELLS:,} scores with at "
                 f"most {state.MAX_CLASSIFIERS} classifiers (e.g. 20,000 data sets × 50 classifiers). For bigger tables "
@@ -237,7 +246,8 @@ else:
             if uploaded is not None:
                 data = uploaded.getvalue()
                 sheet = None
-                kind = uploaded.name.rsplit(".", 1)[-1].lower() if "." in uploaded.name else ""
+                # A workbook is one by its content or the chosen format, whatever its name says.
+                kind = fmt if fmt != "auto" else cl.io.sniff_format(data[:65536], uploaded.name)
                 if kind in ("xlsx", "xls", "ods"):
                     try:
                         sheets = cl.io.sheet_names(data, kind, uploaded.name)
@@ -249,9 +259,13 @@ else:
                                              placeholder="The workbook has several sheets: choose the one to read",
                                              help="The table is read from this sheet; nothing is read before you choose.")
                 ready = kind not in ("xlsx", "xls", "ods") or len(sheets) == 1 or sheet is not None
-                token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, missing, new_higher, sheet, fmt)
-                if ss.get("upload_token") != token and ready:
+                read_token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, sheet, fmt)
+                token = (*read_token, missing, new_higher)
+                # The file already loaded is changed with the controls above, not read again.
+                already = ss.get("loaded_upload") == read_token and state.origin().kind == "file"
+                if ss.get("upload_token") != token and ready and not already:
                     ss["upload_token"] = token
+                    ss["reading_upload"] = read_token
                     if _read(data, uploaded.name, "file", layout, missing, new_higher, sheet, fmt):
                         st.rerun()  # draw the page again with widgets keyed to the new table
         else:
@@ -382,7 +396,17 @@ else:
     summary = ui.call(ui.compare_metrics, token, results, alpha, origin.missing, origin.aggregate,
                       tuple(active.classifiers), tuple(active.datasets))
     if summary is not None:
-        st.dataframe(cl.report.with_p_text(summary, ["omnibus_p"]), width="stretch", hide_index=True)
+        shown = cl.report.with_p_text(summary, ["omnibus_p"])
+        if not shown["problem"].astype(bool).any():
+            shown = shown.drop(columns="problem")
+        shown = shown.rename(columns={
+            "metric": "Metric", "higher_is_better": "Higher is better", "direction_reason": "Direction: why",
+            "datasets": "Data sets", "best": "Best mean rank", "tied_for_best": "Tied for best",
+            "omnibus_p": "Omnibus p", "omnibus_rejects": "Omnibus rejects", "rejected_pairs": "Pairs that differ",
+            "problem": "Could not be analysed", **{c: f"Mean rank: {c[6:]}" for c in summary.columns if c.startswith("rank: ")},
+        })
+        front = ["Metric", "Best mean rank", "Tied for best", "Omnibus p", "Higher is better"]
+        st.dataframe(shown[front + [c for c in shown.columns if c not in front]], width="stretch", hide_index=True)
         ui.download_buttons(summary, "across_metrics", caption="The conclusion for each metric", key="across")
 
 st.download_button(

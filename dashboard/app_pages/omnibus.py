@@ -14,16 +14,8 @@ table = state.active_table()
 alpha = state.alpha()
 ui.caption(table)
 
-tie_correction = st.toggle(
-    "Correct the Friedman statistic for ties",
-    value=bool(st.session_state.get("om_tie", False)),
-    key="w_tie_correction",
-    help="Off: exactly Demšar's formula (his worked numbers). On: divided by 1 − Σ(t³ − t)/(N k (k² − 1)), "
-    "as scipy and R's friedman.test compute it. The exact p-value is the same either way.",
-)
-st.session_state["om_tie"] = tie_correction
-links.share_view(tie=tie_correction)
 if table.has_missing:
+    links.share_view()
     # Friedman needs every classifier on every data set; Skillings-Mack is Friedman's test for holes.
     sm = ui.call(ui.skillings_mack, state.active_token(), table)
     if sm is None:
@@ -41,6 +33,15 @@ if table.has_missing:
     st.markdown("**For your paper**")
     st.code(cl.report.skillings_mack_sentence(sm), language=None, wrap_lines=True)
     st.stop()
+tie_correction = st.toggle(
+    "Correct the Friedman statistic for ties",
+    value=bool(st.session_state.get("om_tie", False)),
+    key="w_tie_correction",
+    help="Off: exactly Demšar's formula (his worked numbers). On: divided by 1 − Σ(t³ − t)/(N k (k² − 1)), "
+    "as scipy and R's friedman.test compute it. The exact p-value is the same either way.",
+)
+st.session_state["om_tie"] = tie_correction
+links.share_view(tie=tie_correction)
 results = ui.call(ui.omnibus, state.active_token(), table, tie_correction)
 if results is None:
     st.stop()

@@ -235,8 +235,11 @@ elif view == "Where procedures disagree":
             st.caption(f"The first 5,000 of {len(ver):,} pairs (disagreements first); the download has all of them.")
         for skipped in ver.attrs.get("skipped", []):
             st.caption(f"{skipped} is left out: too many classifiers to enumerate its exhaustive sets.")
+        reasons: dict[str, list[str]] = {}
         for method, reason in ver.attrs.get("undefined", {}).items():
-            st.caption(esc(f"{method} is left out: {reason}"))
+            reasons.setdefault(reason, []).append(method)
+        for reason, methods in reasons.items():  # one caption per reason, however many methods share it
+            st.caption(esc(f"{', '.join(methods)}: left out. {reason}"))
         ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
 
 elif view == "Wins / ties / losses":
