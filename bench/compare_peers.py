@@ -44,7 +44,7 @@ def ours(df: pd.DataFrame) -> None:
     procs = ["nemenyi", "bonferroni", "holm", "hochberg", "hommel", "shaffer"]
     if t.n_classifiers <= 15:
         procs.append("bergmann-hommel")
-    table = cl.apv_table(t, "mean-ranks", procedures=procs)
+    table = cl.apv_table(t, "mean-ranks", corrections=procs)
     mean_ranks = dict(t.mean_ranks)
     pairs = list(zip(table["a"], table["b"]))
     for proc in procs:

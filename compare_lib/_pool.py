@@ -447,7 +447,7 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
         frame[f"changed_{key}"] = frame[f"reject_{key}"] != frame[f"reject_{key}_full"]
     result = PoolVerdictsResult(frame=frame, pool=tuple(pool), alpha=float(alpha), correction=correction,
                                 statistic=statistic)
-    return result if as_result else result.to_frame()
+    return result if as_result else result.to_frame(copy=False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -253,7 +253,7 @@ def posthoc(
         n=t.n_datasets, higher_is_better=t.higher_is_better, mean_ranks=dict(zip(names, map(float, ranks))), cd=cd,
         approximate_pairs=int((~fam.exact).sum()), metric=t.metric, notes=notes,
     )
-    return result if as_result else result.to_frame()
+    return result if as_result else result.to_frame(copy=False)
 
 
 def apv_table(
@@ -298,7 +298,7 @@ def apv_table(
     base = base.sort_values("p", kind="stable").reset_index(drop=True)
     result = ApvResult(frame=base, test=spec.name, control=control, k=t.n_classifiers, n=t.n_datasets,
                        skipped=skipped)
-    return result if as_result else result.to_frame()
+    return result if as_result else result.to_frame(copy=False)
 
 
 def groups(result) -> list[tuple[str, ...]]:
@@ -423,4 +423,4 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
     base["agree"] = agree
     base = base.iloc[np.argsort(agree, kind="stable")].reset_index(drop=True)  # disagreements first
     result = VerdictsResult(frame=base, alpha=float(alpha), control=control, skipped=skipped, undefined=undefined)
-    return result if as_result else result.to_frame()
+    return result if as_result else result.to_frame(copy=False)
