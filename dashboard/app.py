@@ -6,12 +6,16 @@ Run with ``streamlit run dashboard/app.py`` after ``pip install -e .``. Every pa
 
 from __future__ import annotations
 
+import os
+import time
+
 import streamlit as st
 
 import links
 import state
 import ui
 
+_started = time.perf_counter()  # bench/load.py reads how long each run takes on the server (RUNLOG below)
 st.set_page_config(page_title="Compare classifiers over data sets", layout="wide")
 
 links.apply_query_params()
@@ -56,3 +60,7 @@ with st.sidebar:
     # After the page ran, so that a change made on the page is already reflected.
     st.caption("**Data:** " + ui.esc(state.table_caption(state.active_table())))
 ui.warm_up()
+if os.environ.get("COMPARE_DASHBOARD_RUNLOG"):
+    # One line per page run: its page and the seconds from the rerun request reaching this script to its end.
+    with open(os.environ["COMPARE_DASHBOARD_RUNLOG"], "a", encoding="utf-8") as log:
+        log.write(f"{time.time():.3f}\t{page.title}\t{time.perf_counter() - _started:.4f}\n")

@@ -132,7 +132,7 @@ def read_results(data: bytes, name: str, layout: str, sheet: str | None, format:
                                max_classifiers=MAX_CLASSIFIERS)
 
 
-@st.cache_data(show_spinner="Building the table…", max_entries=16, ttl=3600)
+@st.cache_resource(show_spinner="Building the table…", max_entries=16, ttl=3600)
 def results_table(token: str, _results: cl.Results, metric: str | None, higher_is_better: bool | None, missing: str,
                   aggregate: str) -> cl.ScoreTable:
     """The score table of one metric of a read file (keyed by the file's token and the choices)."""
@@ -164,9 +164,10 @@ def loaded_results() -> tuple[cl.Results, str] | None:
     return None
 
 
-@st.cache_data(show_spinner=False, max_entries=len(SAMPLES) + 1)
+@st.cache_resource(show_spinner=False, max_entries=len(SAMPLES) + 1)
 def load_sample(label: str) -> cl.ScoreTable:
-    """A sample table, cached for every session (it never depends on the user)."""
+    """A sample table, one object shared by every session (read-only: a ScoreTable never changes; its memo of
+    derived results is shared too), instead of a copy per session."""
     sample = SAMPLES[label]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)

@@ -5,6 +5,7 @@ sessions (``st.cache_data``), or remembered for one session where a progress bar
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 
 import pandas as pd
@@ -14,7 +15,7 @@ import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+__all__ = ["cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
@@ -183,21 +184,55 @@ def effect_sizes(token: str, _table: cl.ScoreTable):
     return cl.effect_size_table(_table)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)
 def fold_sample(path: str) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
         return cl.load_scores(path, layout="long").folds
 
 
+def frame_token(frame: pd.DataFrame) -> str:
+    """A key for a fold-level table, computed once per table object and session: the cached functions below
+    are keyed by it instead of hashing thousands of rows on every rerun."""
+    slot = st.session_state.get("_frame_token")
+    if slot is not None and slot[0] is frame:
+        return slot[1]
+    token = hashlib.sha256(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()
+                           + repr(list(frame.columns)).encode("utf-8")).hexdigest()[:20]
+    st.session_state["_frame_token"] = (frame, token)
+    return token
+
+
 @st.cache_data(show_spinner="Computing the posteriors on every data set and seed…", max_entries=32, ttl=3600)
+def _bayesian_fold_tests(token: str, _folds: pd.DataFrame, a: str, b: str, rope: float, ratio: float | None,
+                         higher: bool):
+    return cl.bayesian_fold_tests(_folds, a, b, rope, test_train_ratio=ratio, higher_is_better=higher)
+
+
 def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float, ratio: float | None, higher: bool):
-    return cl.bayesian_fold_tests(folds, a, b, rope, test_train_ratio=ratio, higher_is_better=higher)
+    return _bayesian_fold_tests(frame_token(folds), folds, a, b, rope, ratio, higher)
 
 
 @st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32, ttl=3600)
+def _fold_tests(token: str, _folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float | None):
+    results = cl.fold_level_tests(_folds, a, b, alpha=alpha_, test_train_ratio=ratio)
+    return results, (cl.fold_replicability(results) if len(results) else None)
+
+
 def fold_tests(folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float | None):
-    return cl.fold_level_tests(folds, a, b, alpha=alpha_, test_train_ratio=ratio)
+    """The fold-level tests of a pair and their replicability (Bouckaert & Frank), cached together."""
+    return _fold_tests(frame_token(folds), folds, a, b, alpha_, ratio)
+
+
+@st.cache_resource(show_spinner=False, max_entries=128, ttl=3600)
+def _figure(key: tuple, _build):
+    return _build()
+
+
+def cached_figure(key: tuple, build):
+    """A figure built once for ``key`` (everything it depends on: the table's token and the choices) and
+    shared by the sessions; plotly figures are not changed by drawing them."""
+    return _figure(key, build)
 
 
 def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, progress=None):

@@ -85,7 +85,7 @@ if view == "One pair":
                         f"{best[0]:.3f}.")
         st.markdown(verdict)
         simplex = cl.plots.posterior_simplex(res, a, b)
-        st.plotly_chart(simplex, width="stretch", key="bay_simplex")
+        st.plotly_chart(simplex, width="stretch", key="bay_simplex", config=ui.CHART_CONFIG)
         ui.figure_downloads(simplex, "posterior_simplex", key="bay_simplex_dl")
         with st.expander("How to read the triangle"):
             st.markdown(
@@ -117,7 +117,7 @@ elif view == "All pairs":
                 f"(threshold {decision:g})."
             )
             matrix = cl.plots.bayesian_matrix(frame, names)
-            st.plotly_chart(matrix, width="stretch", key="bay_matrix")
+            st.plotly_chart(matrix, width="stretch", key="bay_matrix", config=ui.CHART_CONFIG)
             ui.figure_downloads(matrix, "bayesian_matrix", key="bay_matrix_dl")
             procedure = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
             if procedure not in cl.procedures_for("all-pairs", mean_ranks=False):
@@ -158,7 +158,7 @@ elif view == "Effect sizes":
                                      key="w_bay_forest_focus")
                 shown = eff[(eff["a"] == focus) | (eff["b"] == focus)]
             forest = cl.plots.effect_size_forest(shown, measure)
-            st.plotly_chart(forest, width="stretch", key="bay_forest")
+            st.plotly_chart(forest, width="stretch", key="bay_forest", config=ui.CHART_CONFIG)
             ui.figure_downloads(forest, "effect_size_forest", key="bay_forest_dl")
             st.dataframe(eff.round(4), width="stretch", hide_index=True)
             ui.download_buttons(eff, "effect_sizes", caption="Paired effect sizes", key="bay_eff")
@@ -194,13 +194,13 @@ elif view == "Fold-level results":
                 res = ui.call(cl.bayesian_correlated_ttest, d, rope=float(rope), test_ratio=chosen.test_train_ratio)
                 if res is not None:
                     fig = cl.plots.correlated_t_posterior(res, fa, fb)
-                    st.plotly_chart(fig, width="stretch", key="bay_corr")
+                    st.plotly_chart(fig, width="stretch", key="bay_corr", config=ui.CHART_CONFIG)
                     ui.figure_downloads(fig, "correlated_t_posterior", key="bay_corr_dl")
                     st.caption(esc(f"{res.n} splits, n_test/n_train = {chosen.test_train_ratio:.3g}; P({fa} better) = "
                                    f"{res.p_x:.4g}, P(equivalent) = {res.p_rope:.4g}, P({fb} better) = {res.p_y:.4g}."))
             bars = ui.call(cl.plots.bayesian_fold_figure, frame, scheme)
             if bars is not None:
-                st.plotly_chart(bars, width="stretch", key="bay_fold_bars")
+                st.plotly_chart(bars, width="stretch", key="bay_fold_bars", config=ui.CHART_CONFIG)
                 ui.figure_downloads(bars, "bayesian_fold_tests", key="bay_fold_bars_dl")
             with st.expander("Every data set and seed"):
                 st.dataframe(frame, width="stretch", hide_index=True)
@@ -229,7 +229,7 @@ else:
             ss["bay_demo"] = demo
     if "bay_demo" in ss:
         demo = ss["bay_demo"]
-        st.plotly_chart(cl.plots.relevance_figure(demo, alpha), width="stretch", key="bay_demo_fig")
+        st.plotly_chart(cl.plots.relevance_figure(demo, alpha), width="stretch", key="bay_demo_fig", config=ui.CHART_CONFIG)
         st.dataframe(cl.report.with_p_text(demo, ["wilcoxon_p"]), width="stretch", hide_index=True)
 
 links.share_view(btest=test, rope=f"{rope:g}", bview=view, ba=ss.get("bay_a"), bb=ss.get("bay_b"))

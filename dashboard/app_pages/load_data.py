@@ -372,10 +372,10 @@ if view == "Scores (rank)":
                   if active.n_datasets > PREVIEW_ROWS else ""))
     st.dataframe(cl.report.scores_with_ranks(active, max_rows=PREVIEW_ROWS), width="stretch")
 elif view == "Ranks":
-    st.plotly_chart(cl.plots.rank_heatmap(active), width="stretch", key="ranks_heatmap_load")
+    st.plotly_chart(cl.plots.rank_heatmap(active), width="stretch", key="ranks_heatmap_load", config=ui.CHART_CONFIG)
 elif view == "Wins / ties / losses":
     if active.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.win_tie_loss_figure(active), width="stretch", key="wtl_load")
+        st.plotly_chart(cl.plots.win_tie_loss_figure(active), width="stretch", key="wtl_load", config=ui.CHART_CONFIG)
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers; this table has "
                 f"{active.n_classifiers}. Download it as a table:")

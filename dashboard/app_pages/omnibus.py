@@ -98,9 +98,9 @@ if more is not None:
 chart = st.segmented_control("Chart", ["Mean ranks", "Ranks per data set"], default="Mean ranks",
                               key="w_om_chart") or "Mean ranks"
 if chart == "Mean ranks":
-    st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart")
+    st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart", config=ui.CHART_CONFIG)
 else:
-    st.plotly_chart(cl.plots.rank_heatmap(table), width="stretch", key="rank_heatmap")
+    st.plotly_chart(cl.plots.rank_heatmap(table), width="stretch", key="rank_heatmap", config=ui.CHART_CONFIG)
 
 with st.expander("What do these tests do?"):
     st.markdown(

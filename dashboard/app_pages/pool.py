@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 import compare_lib as cl
@@ -126,16 +127,18 @@ with tab_explore:
             shown = cl.report.with_p_text(
                 shown, ["Wilcoxon p", "sign test p"] + ([f"{EXTRA[extra]}: p (this pool)"] if extra != "none" else []))
 
-            def _highlight(frame):
-                styles = frame.copy().astype(str).map(lambda _: "")
-                for col, flag in highlighted:
-                    styles[col] = ["background-color: rgba(228, 87, 86, 0.35)" if c else "" for c in changed[flag]]
-                return styles
-
+            # Which statistics' verdicts flip, named in a column (a styled table costs a tenth of a second a run).
+            flipped = np.full(len(shown), "", dtype=object)
+            for col, flag in highlighted:
+                name = col.split(":")[0]
+                add = np.where(changed[flag].to_numpy(), name, "")
+                flipped = np.where((flipped != "") & (add != ""), flipped + ", " + add, flipped + add)
+            shown.insert(2, "verdict differs from the full pool", flipped)
+            column_config = ui.p_columns(shown, [])
             if len(shown) <= 2000:
-                st.dataframe(shown.style.apply(_highlight, axis=None).format(precision=4), width="stretch",
-                             hide_index=True)
-                st.caption("Highlighted: the verdict differs from the one in the full pool.")
+                st.dataframe(shown, width="stretch", hide_index=True, column_config=column_config)
+                st.caption("'Verdict differs from the full pool' names the statistics whose verdict on the pair "
+                           "changes when the other classifiers are removed.")
             else:
                 st.dataframe(shown.head(2000), width="stretch", hide_index=True)
                 st.caption(f"The first 2,000 of {len(shown):,} pairs; the download has all of them.")
@@ -161,7 +164,9 @@ with tab_pair:
     if table.n_classifiers <= ui.MAX_LISTED_POOL_K and (procedure != "holm" or table.n_classifiers <= cl.limits.MAX_HOLM_POOL_K):
         frame = ui.call(ui.pool_sensitivity, token, table, a, b, alpha, procedure, require_friedman)
         if frame is not None:
-            st.plotly_chart(cl.plots.pool_z_figure(frame), width="stretch", key="pool_z")
+            z_key = ("pool_z", token, a, b, alpha, procedure, require_friedman)
+            st.plotly_chart(ui.cached_figure(z_key, lambda: cl.plots.pool_z_figure(frame)), width="stretch",
+                            key="pool_z", config=ui.CHART_CONFIG)
             full = bool(frame["reject"].iloc[-1])
             share = frame["reject"].mean()
             st.markdown(
@@ -196,7 +201,9 @@ with tab_pair:
     counts = ui.call(ui.pool_counts, token, table, a, b, alpha,
                      "bonferroni" if procedure == "holm" and table.n_classifiers > cl.limits.MAX_HOLM_POOL_K else procedure)
     if counts is not None:
-        st.plotly_chart(cl.plots.pool_counts_figure(counts, a, b), width="stretch", key="pool_counts")
+        counts_key = ("pool_counts", token, a, b, alpha, procedure)
+        st.plotly_chart(ui.cached_figure(counts_key, lambda: cl.plots.pool_counts_figure(counts, a, b)), width="stretch",
+                        key="pool_counts", config=ui.CHART_CONFIG)
 
 links.share_view(pproc=procedure, pfriedman=require_friedman,
                  pstat=None if ss.get("pool_statistic", "none") == "none" else ss.get("pool_statistic"),
@@ -226,7 +233,7 @@ with tab_matrix:
         else:
             matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc)
         if matrix is not None:
-            st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix")
+            st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix", config=ui.CHART_CONFIG)
             dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)
             if dep is not None and len(dep):
                 st.markdown("**Pairs whose verdict depends on the pool** (significant pools / pools, by number of other "
@@ -284,7 +291,7 @@ with tab_demo:
     if "demo2_result" in ss:
         sim = ss["demo2_result"]
         paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
-        st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig")
+        st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig", config=ui.CHART_CONFIG)
         st.dataframe(sim, hide_index=True, width="stretch")
     _example("Example 3: seven real classifiers on 54 UCI data sets",
              "Benavoli et al.'s Table 1: for four pairs the verdict depends on which other classifiers are included. "

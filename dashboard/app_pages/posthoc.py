@@ -173,7 +173,7 @@ if view == "CD diagram":
                 f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
     else:
         fig = cl.plots.cd_diagram(result)
-        ui.wide_chart(fig, "cd_diagram", config={"displaylogo": False})
+        ui.wide_chart(fig, "cd_diagram", config=ui.CHART_CONFIG)
         if family == "all-pairs":
             st.caption(
                 "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "
@@ -220,7 +220,7 @@ elif view == "Adjusted p-values":
         if apvs.attrs.get("skipped"):
             st.caption(f"Bergmann-Hommel is left out with {table.n_classifiers} classifiers (too slow); see Shaffer.")
     if table.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap")
+        st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap", config=ui.CHART_CONFIG)
 
 elif view == "Where procedures disagree":
     ver = ui.call(ui.verdicts, token, table, alpha, control)
@@ -244,7 +244,7 @@ elif view == "Where procedures disagree":
 
 elif view == "Wins / ties / losses":
     if table.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc")
+        st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc", config=ui.CHART_CONFIG)
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers.")
         ui.download_buttons(table.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")

@@ -89,7 +89,7 @@ with tab_sel:
                 present = [m for m in members if m in set(result["test"])]
                 if present:
                     st.plotly_chart(cl.plots.selection_figure(result, present, title=group), width="stretch",
-                                    key=f"sel_{group}")
+                                    key=f"sel_{group}", config=ui.CHART_CONFIG)
             undefined = result.groupby("test")["undefined"].sum()
             undefined = undefined[undefined > 0]
             if len(undefined):
@@ -117,9 +117,9 @@ with tab_folds:
         f1, f2, f3 = st.columns(3)
         fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_fold")
         ratio = ui.ratio_input(f3, "w_fold_ratio")
-        results = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
+        tested = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
+        results, rep = tested if tested is not None else (None, None)
         if results is not None and len(results):
-            rep = cl.fold_replicability(results)
             st.markdown("**How often does each test's verdict repeat over the seeds?** (Bouckaert & Frank's measures)")
             st.dataframe(rep, width="stretch", hide_index=True,
                          column_config={"R": st.column_config.NumberColumn("R", format="%.3f"),
@@ -130,8 +130,10 @@ with tab_folds:
             shown_scheme = h1.selectbox("Resampling scheme", scheme_names, key="w_fold_scheme")
             test_names = list(dict.fromkeys(results.loc[results["scheme"] == shown_scheme, "test"]))
             shown_test = h2.selectbox("p-values of", test_names, key="w_fold_test")
-            st.plotly_chart(cl.plots.fold_pvalues_figure(results, shown_test, shown_scheme), width="stretch",
-                            key="fold_p")
+            fold_key = ("fold_p", ui.frame_token(folds), fa, fb, alpha, ratio, shown_test, shown_scheme)
+            st.plotly_chart(ui.cached_figure(fold_key, lambda: cl.plots.fold_pvalues_figure(results, shown_test,
+                                                                                           shown_scheme)), width="stretch",
+                            key="fold_p", config=ui.CHART_CONFIG)
             with st.expander("All p-values"):
                 st.dataframe(results, width="stretch", hide_index=True)
     with st.expander("Bouckaert & Frank's Table 1 (5x2cv on 27 UCI data sets)"):
