@@ -120,10 +120,23 @@ async def idle(page) -> None:
     await page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').first.wait_for(timeout=TIMEOUT)
 
 
-async def session(browser, url: str, rounds: int) -> None:
-    context = await browser.new_context(viewport={"width": 1300, "height": 900})
+async def export_svg(page) -> None:
+    """Download the CD diagram as SVG from the post-hoc page (rendered on the server)."""
+    await page.get_by_role("link", name="Post-hoc tests").first.click()
+    await page.locator("h1", has_text="Post-hoc tests").first.wait_for(timeout=TIMEOUT)
+    await idle(page)
+    async with page.expect_download(timeout=TIMEOUT) as info:
+        await page.get_by_role("button", name="⬇ SVG").first.click()
+    download = await info.value
+    await download.path()
+
+
+async def session(browser, url: str, rounds: int, export: bool = False, delay: float = 0.0) -> None:
+    await asyncio.sleep(delay)  # a class arrives over a few seconds, not in the same millisecond
+    context = await browser.new_context(viewport={"width": 1300, "height": 900}, accept_downloads=True)
     page = await context.new_page()
-    await page.goto(url)
+    page.set_default_timeout(TIMEOUT)  # 30 browsers on two cores: every action waits its turn
+    await page.goto(url, timeout=TIMEOUT, wait_until="domcontentloaded")
     await page.locator("h1").first.wait_for(timeout=TIMEOUT)
     await idle(page)
     for _ in range(rounds):
@@ -141,6 +154,8 @@ async def session(browser, url: str, rounds: int) -> None:
             if label == "Omnibus tests":  # and the tie correction
                 await page.get_by_text("Correct the Friedman statistic for ties").first.click()
                 await idle(page)
+    if export:
+        await export_svg(page)
     await context.close()
 
 
@@ -155,12 +170,12 @@ def runs_since(runlog: Path, t0: float, by_page: dict | None = None) -> list[flo
     return out
 
 
-async def phase(url: str, n: int, rounds: int) -> None:
+async def phase(url: str, n: int, rounds: int, export: bool = False) -> None:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        await asyncio.gather(*(session(browser, url, rounds) for _ in range(n)))
+        await asyncio.gather(*(session(browser, url, rounds, export, delay=0.25 * i) for i in range(n)))
         await browser.close()
 
 
@@ -168,6 +183,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8, 30])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--exports", type=int, default=8, help="sessions that each download an SVG (0: none)")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
@@ -198,6 +214,16 @@ def main() -> None:
                   f"{sampler.peak:>11.0f} {after:>8.0f} {wall:>7.1f}", flush=True)
             print("         median run by page: " + ", ".join(f"{name} {statistics.median(v):.3f}"
                                                          for name, v in sorted(pages.items())), flush=True)
+        if args.exports:
+            sampler = PssSampler(proc.pid)
+            sampler.start()
+            t0 = time.time()
+            asyncio.run(phase(url, args.exports, 0, export=True))
+            sampler.stop.set()
+            sampler.join()
+            time.sleep(5)
+            print(f"{args.exports} sessions that each exported an SVG: peak PSS {sampler.peak:.0f} MB, "
+                  f"{pss_mb(proc.pid):.0f} MB once they left ({time.time() - t0:.1f} s)", flush=True)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)

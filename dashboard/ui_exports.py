@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pandas as pd
 import streamlit as st
 
@@ -34,11 +36,17 @@ def image_export_available() -> str | None:
     return None
 
 
+#: One server-side export at a time: each starts a browser for itself, so this bounds the memory that many
+#: sessions exporting at once can take (one browser, ended after its export).
+_EXPORT_LOCK = threading.Lock()
+
+
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
 def figure_image(fig_json: str, fmt: str) -> bytes:
     import plotly.io as pio
 
-    return cl.plots.figure_image(pio.from_json(fig_json), fmt)
+    with _EXPORT_LOCK:
+        return cl.plots.figure_image(pio.from_json(fig_json), fmt)
 
 
 def figure_downloads(fig, stem: str, *, key: str) -> None:
