@@ -39,7 +39,7 @@ class FriedmanResult(RankTestResult):
     """chi2_F with ``df`` = k - 1 degrees of freedom.
 
     ``method`` says where ``pvalue`` comes from: "asymptotic" (chi-square with k - 1 df) or "exact"
-    (the permutation distribution of the observed ranks, :mod:`compare_lib.exact`).
+    (the permutation distribution of the observed ranks, :mod:`compare_lib._exact`).
     """
 
     tie_correction: bool
@@ -149,7 +149,7 @@ def friedman(table, *, tie_correction: bool = False, method: str = "asymptotic",
     is all tied, the statistic is 0 and p = 1.
 
     ``method``: "asymptotic" (default, the chi-square p Demšar uses), "exact" (the permutation
-    distribution of the observed ranks, :func:`compare_lib.exact.friedman_exact_sf`; an InputError
+    distribution of the observed ranks, :func:`compare_lib._exact.friedman_exact_sf`; an InputError
     if the table is too large for it) or "auto" (exact where it can be computed within about a
     second: small N or k, exactly where the chi-square approximation is rough; else asymptotic). The
     exact p is the same with and without the tie correction (the correction is constant given the
@@ -265,7 +265,7 @@ def tukey_hsd(table, *, higher_is_better: bool | None = None) -> pd.DataFrame:
     """Tukey's HSD for all pairs after the repeated-measures ANOVA (Demšar 2006, §3.2.1).
 
     q = |mean_a - mean_b| / sqrt(MS_error / N), compared with the studentized range for k means and
-    (k-1)(N-1) df (:func:`compare_lib.critical.studentized_range_sf_many`, accurate in the far tail).
+    (k-1)(N-1) df (:func:`compare_lib._critical.studentized_range_sf_many`, accurate in the far tail).
     Returns one row per pair: a, b, mean_difference (mean_a - mean_b), statistic (q), p. Undefined
     (NaN) when the error term is zero, like :func:`rm_anova`; ``attrs["notes"]`` says so.
     """
@@ -294,7 +294,7 @@ def dunnett(table, control: str, *, higher_is_better: bool | None = None) -> pd.
 
     t_j = (mean_j - mean_control) / sqrt(2 MS_error / N) with (k-1)(N-1) df (Demšar 2006, §3.2.1); the
     p-value is P(max_j |T_j| >= |t_j|) over the k-1 comparisons, whose t statistics share the error
-    term and the control (correlation 1/2), see :func:`compare_lib.critical.dunnett_sf_many`. With one
+    term and the control (correlation 1/2), see :func:`compare_lib._critical.dunnett_sf_many`. With one
     other classifier it is the paired t-test. Returns rows: a (control), b, mean_difference
     (mean_b - mean_control), statistic, p. Undefined (NaN) when the error term is zero.
     """

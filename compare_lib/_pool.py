@@ -364,7 +364,7 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
     ``z_mean_ranks``, ``p_mean_ranks``, ``reject_mean_ranks``, ``p_wilcoxon``, ``reject_wilcoxon``,
     ``p_sign``, ``reject_sign``, and ``*_full`` and ``changed_*`` against the full table.
 
-    ``statistic`` adds another pool-dependent statistic of :data:`compare_lib.posthoc.PAIRWISE_TESTS`
+    ``statistic`` adds another pool-dependent statistic of :data:`compare_lib.PAIRWISE_TESTS`
     ("rank-sum-exact", "aligned-ranks", "quade" or "conover"), recomputed on the pool's own table, with
     Bonferroni over the pool's pairs (Nemenyi's studentized range exists for mean ranks only): columns
     ``stat_<name>``, ``p_<name>``, ``reject_<name>``, ``stat_<name>_full``, ``reject_<name>_full`` and
