@@ -228,23 +228,24 @@ def posthoc(
     names, k = t.classifiers, t.n_classifiers
     labels = np.asarray(names + [""], dtype=object)  # index -1 (a tie) names nobody
     ranks = t.mean_ranks.to_numpy()
-    a, b = fam.pairs[:, 0], fam.pairs[:, 1]
+    order = np.argsort(fam.p, kind="stable")  # rows ordered by p (ties keep the pairs' order), built once
+    a, b, p_adj = fam.pairs[order, 0], fam.pairs[order, 1], p_adj[order]
     frame = pd.DataFrame(
         {
-            "a": labels[a], "b": labels[b], "statistic": fam.stat, "p": fam.p, "p_adj": p_adj,
-            "reject": p_adj <= alpha, "better": labels[fam.better], "mean_rank_a": ranks[a], "mean_rank_b": ranks[b],
+            "a": labels[a], "b": labels[b], "statistic": fam.stat[order], "p": fam.p[order], "p_adj": p_adj,
+            "reject": p_adj <= alpha, "better": labels[fam.better[order]], "mean_rank_a": ranks[a],
+            "mean_rank_b": ranks[b],
         },
         columns=COLUMNS,
     )
     notes: tuple[str, ...] = ()
     if fam.n is not None:  # a table with holes: each pair on the data sets it shares
-        frame["n_datasets"] = fam.n
+        frame["n_datasets"] = fam.n[order]
         notes = (f"The table has missing cells: each pair is compared on the data sets both classifiers have "
                  f"({int(fam.n.min())} to {int(fam.n.max())} of {t.n_datasets}; column n_datasets).",)
         alone = int((fam.n == 0).sum())
         if alone:
             notes += (f"{alone} pair(s) share no data set: nothing can be said of them (p = 1).",)
-    frame = frame.sort_values("p", kind="stable").reset_index(drop=True)
     cd = None
     if spec.mean_ranks and proc.critical_difference is not None:
         cd = critical_difference(k, t.n_datasets, alpha, proc.critical_difference)
@@ -291,11 +292,11 @@ def apv_table(
                                                      exhaustive_max_k=bergmann_hommel_max_k)]
         corrections = [x for x in corrections if x not in skipped]
     labels = np.asarray(t.classifiers, dtype=object)
-    base = pd.DataFrame({"a": labels[fam.pairs[:, 0]], "b": labels[fam.pairs[:, 1]], "statistic": fam.stat,
-                         "p": fam.p})
-    for name in corrections:
-        base[name] = _adjusted(fam, name, spec)
-    base = base.sort_values("p", kind="stable").reset_index(drop=True)
+    order = np.argsort(fam.p, kind="stable")  # rows ordered by p, built once
+    columns = {"a": labels[fam.pairs[order, 0]], "b": labels[fam.pairs[order, 1]], "statistic": fam.stat[order],
+               "p": fam.p[order]}
+    columns.update({name: _adjusted(fam, name, spec)[order] for name in corrections})
+    base = pd.DataFrame(columns)
     result = ApvResult(frame=base, test=spec.name, control=control, k=t.n_classifiers, n=t.n_datasets,
                        skipped=skipped)
     return result if as_result else result.to_frame(copy=False)
