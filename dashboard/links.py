@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -241,8 +242,7 @@ def _apply_metric(metric: str | None, aggregate: str | None) -> list[str]:
         new = state.results_table(token, results, metric, None, origin.missing, aggregate)
     except cl.InputError as err:
         return [f"The link's metric {metric!r} could not be used: {err}"]
-    state.set_table(new, state.Origin(origin.kind, origin.label, origin.layout, origin.missing, metric, aggregate,
-                                      origin.sheet), keep_selection=True)
+    state.set_table(new, replace(origin, metric=metric, aggregate=aggregate), keep_selection=True)
     state.set_results(results, token)
     return []
 

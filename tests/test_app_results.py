@@ -193,3 +193,21 @@ def test_the_paragraph_says_what_was_averaged_not_how_the_file_was_read():
     assert "(test_roc_auc, higher is better)" in paragraph
     assert "Data: Averaged 3 rows per data set and classifier (fold): each cell is the mean of 3 folds." in paragraph
     assert "Ignored the unnamed column" not in paragraph
+
+
+def test_names_in_the_skillings_mack_notes_are_not_markdown():
+    """A data set with a single score is dropped by Skillings-Mack and named in a note: as text, never a link."""
+    rows = ["dataset,classifier,accuracy"]
+    rows += [f"d{i},{c},{0.5 + 0.01 * i + 0.02 * j}" for i in range(6) for j, c in enumerate(["A", "B", "C"])]
+    rows += ["[click](https://evil.example/),A,0.9"]
+    at = new_app()
+    by_label(at.radio, "Source").set_value("Upload a file")
+    at.run()
+    by_label(at.selectbox, "Missing cells").set_value("Keep the holes (each pair on the data sets both have)")
+    at.run()
+    at.file_uploader[0].set_value(("evil.csv", ("\n".join(rows) + "\n").encode(), "text/csv"))
+    at.run()
+    goto(at, "omnibus")
+    infos = [str(i.value) for i in at.info]
+    assert any("click" in i for i in infos)
+    assert not any("[click](https://evil.example/)" in i for i in infos)  # escaped: \[click\]\(https...

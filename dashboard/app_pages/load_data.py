@@ -5,6 +5,7 @@ another one (a sample, an upload, pasted text), what to keep, and a preview with
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import streamlit as st
 
@@ -47,6 +48,11 @@ def _metric_label(metric) -> str:
     return "(the table's one metric)" if metric is None else str(metric)
 
 
+def _refused(err: cl.InputError) -> None:
+    """A file that cannot be used: its message, and that nothing was replaced."""
+    ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
+
+
 def _loaded(table: cl.ScoreTable, origin: state.Origin) -> None:
     state.set_table(table, origin)
     message = links.check_pending_view(origin.kind)
@@ -60,7 +66,7 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
     try:
         table = state.results_table(token, results, origin.metric, higher, origin.missing, origin.aggregate)
     except cl.InputError as err:
-        ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
+        _refused(err)
         return False
     if keep_selection:
         state.set_table(table, origin, keep_selection=True)
@@ -80,15 +86,13 @@ def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: 
     try:
         results = state.read_results(data, name, layout, sheet, fmt)
     except cl.InputError as err:
-        ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
+        _refused(err)
         return False
     token = state.results_token(data, name, layout, sheet, fmt)
     origin = state.Origin(kind, name, layout, missing, None, "mean", sheet)
     if len(results.metrics) == 1:
-        origin = state.Origin(kind, name, layout, missing, results.metrics[0], "mean", sheet)
-        return _use(results, token, origin, higher)
-    ss["pending_read"] = {"token": token, "origin": origin, "higher": higher}
-    ss["pending_results"] = results
+        return _use(results, token, replace(origin, metric=results.metrics[0]), higher)
+    ss["pending_read"] = {"token": token, "origin": origin, "higher": higher, "results": results}
     return False
 
 
@@ -163,7 +167,7 @@ if loaded is not None:
                                      key=f"w_loaded_missing_{version}")
         missing = MISSING[missing_label]
         if (metric, aggregate, missing) != (origin.metric, origin.aggregate, origin.missing):
-            new_origin = state.Origin(origin.kind, origin.label, origin.layout, missing, metric, aggregate, origin.sheet)
+            new_origin = replace(origin, missing=missing, metric=metric, aggregate=aggregate)
             higher_now = None if metric != origin.metric else table.higher_is_better
             if _use(results, token, new_origin, higher_now, keep_selection=True):
                 st.rerun()
@@ -283,8 +287,8 @@ else:
                     st.rerun()
 
 pending = ss.get("pending_read")
-if pending is not None and ss.get("pending_results") is not None:
-    results = ss["pending_results"]
+if pending is not None:
+    results = pending["results"]
     with st.container(border=True):
         st.markdown(f"**{esc(pending['origin'].label)} holds {len(results.metrics)} metrics: choose one.** Nothing "
                     "is analysed until you do.")
@@ -299,10 +303,8 @@ if pending is not None and ss.get("pending_results") is not None:
         if metric is not None:
             st.caption(esc(f"Direction: {results.direction_reason(metric)}"))
         if st.button("Use this table", type="primary", key="w_pending_use", disabled=metric is None):
-            o = pending["origin"]
-            chosen = state.Origin(o.kind, o.label, o.layout, o.missing, metric, aggregate, o.sheet)
-            if _use(results, pending["token"], chosen, pending["higher"]):
-                ss.pop("pending_results", None)
+            chosen = replace(pending["origin"], metric=metric, aggregate=aggregate)
+            if _use(results, pending["token"], chosen, pending["higher"]):  # clears the pending read
                 st.rerun()
 
 if ss.get("load_error"):

@@ -25,8 +25,8 @@ if table.has_missing:
               help="Skillings & Mack (1981): ranks within each data set among the classifiers it has, weighted by "
                    "how many it has; equal to Friedman's statistic when nothing is missing.")
     st.markdown(cl.report.skillings_mack_verdict(sm, alpha))
-    for note in sm.notes:
-        st.info(note)
+    for note in sm.notes:  # they name data sets and classifiers of the user's file
+        st.info(ui.esc(note))
     st.info("The table keeps missing cells (Load data: 'keep the holes'), so Friedman, Iman-Davenport, the "
             "repeated-measures ANOVA and the other rank tests, which need every classifier on every data set, are "
             "not shown. Choose a policy that drops the incomplete data sets or classifiers to see them.")
