@@ -689,7 +689,7 @@ def adjust(
     if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         bad = p[~np.isfinite(p) | (p < 0) | (p > 1)][0]
         raise InputError(f"p-values must lie in [0, 1]; got {bad!r}.")
-    reason = proc.unavailable(family, m=p.size)
+    reason = proc.unavailable(m=p.size)  # the family was checked by lookup_procedure
     if reason:
         raise InputError(reason)
     return apply_procedure(proc, Hypotheses(p, family, k, None if pairs is None else np.asarray(pairs), None))

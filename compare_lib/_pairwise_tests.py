@@ -232,15 +232,13 @@ def _rank_kernel(name: str) -> Callable[..., PairwiseStatistics]:
 def _small_n_advice(t: "ScoreTable") -> str | None:
     if t.n_datasets > 30:
         return None
-    exact = next((x for x in PAIRWISE_TESTS.values() if x.compute is _EXACT_RANK_SUM), None)
+    exact = PAIRWISE_TESTS.get("rank-sum-exact")
     if exact is None:
         return None
     return (f"With N = {t.n_datasets} data sets the normal approximation of the z's p-values is rough in the "
             f"tails; the pairwise statistic \"{exact.label[:1].upper() + exact.label[1:]}\" tests the same rank sums "
             "with exact p-values (Eisinga et al. 2017).")
 
-
-_EXACT_RANK_SUM = _rank_kernel("rank_sum_exact")
 
 #: The statistic used where none is chosen (Demšar's post-hoc, the historical default of cl.posthoc).
 DEFAULT_TEST = "mean-ranks"
@@ -255,7 +253,7 @@ register_pairwise_test(
     report="the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)",
 )
 register_pairwise_test(
-    "rank-sum-exact", _EXACT_RANK_SUM, label="exact rank-sum difference", pool_dependent=True,
+    "rank-sum-exact", _rank_kernel("rank_sum_exact"), label="exact rank-sum difference", pool_dependent=True,
     reference="Eisinga, Heskes, Pelzer & Te Grotenhuis 2017", statistic="R_b − R_a (rank sums)",
     choice_label="Exact rank-sum difference (Friedman)",
     description="The same Friedman ranks, with the exact p-value of the rank-sum difference instead of the normal "

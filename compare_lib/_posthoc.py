@@ -97,12 +97,12 @@ def _compute_family(t: ScoreTable, spec: PairwiseTest, control: str | None, zero
 
 
 def _adjusted(fam: _Family, correction: str, spec: PairwiseTest) -> np.ndarray:
-    proc = lookup_procedure(correction, fam.family)
-    if proc.unavailable(fam.family, mean_ranks=spec.mean_ranks) is not None:
+    proc = lookup_procedure(correction, fam.family)  # refuses a procedure not defined for the family
+    if proc.unavailable(mean_ranks=spec.mean_ranks) is not None:
         allowed = procedures_for(fam.family, mean_ranks=spec.mean_ranks)
         raise InputError(f"{proc.label} is defined on the mean-ranks statistic only; with the {spec.label} choose "
                          f"{', '.join(allowed)}.")
-    reason = proc.unavailable(fam.family, k=fam.k, m=fam.p.size)
+    reason = proc.unavailable(k=fam.k, m=fam.p.size)
     if reason:
         raise InputError(reason)
     return apply_procedure(proc, fam.hypotheses())

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import MAX_LISTED as _MAX_LISTED
-from ._validation import check_choice
+from ._validation import check_choice, listing
 from .errors import InputError
 
 #: What to do with missing cells (see :class:`~compare_lib._table.ScoreTable`).
@@ -86,9 +86,8 @@ def _cells(rows: np.ndarray, cols: np.ndarray, labels: RowLabels, index: pd.Inde
 
 
 def _count_listing(items: list[str], total: int) -> str:
-    shown = "; ".join(items)
-    more = total - len(items)
-    return shown + (f"; and {more} more" if more > 0 else "")
+    """All of ``items`` (the first few of ``total``), then "and N more"."""
+    return listing(items, len(items), total=total)
 
 
 def _is_plain_numeric(dtype) -> bool:
