@@ -38,15 +38,17 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
 
     Returns
     -------
-    DataFrame with columns ``metric``, ``higher_is_better``, ``direction_reason``, ``datasets``, ``best`` (the
-    classifiers with the best mean rank, joined by ", "), ``tied_for_best`` (the classifiers the procedure does not find different from the best,
-    joined by ", "), ``omnibus_p`` (Iman-Davenport's F_F, or the exact Friedman p where the table is small
-    enough for it), ``omnibus_rejects``, ``rejected_pairs`` and one column of mean ranks per classifier
-    ("rank: <name>"). A metric whose table cannot be built (too few data sets, cells that are not numbers)
-    gets its reason in ``problem`` and empty results.
+    DataFrame with columns ``metric``, ``higher_is_better``, ``direction_reason``, ``datasets``, ``best``
+    (the classifiers with the best mean rank, joined by ", "), ``tied_for_best`` (the classifiers the
+    procedure does not find different from the best, joined by ", "), ``omnibus_p`` (Iman-Davenport's F_F,
+    or the exact Friedman p where the table is small enough for it; Skillings-Mack's p for a table that
+    keeps missing cells), ``omnibus_rejects``, ``rejected_pairs`` and one column of mean ranks per
+    classifier ("rank: <name>"). A metric whose table cannot be built (too few data sets, cells that are
+    not numbers) gets its reason in ``problem`` and empty results.
     """
     from ._omnibus import friedman, iman_davenport
     from ._posthoc import posthoc
+    from ._skillings_mack import skillings_mack
 
     check_alpha(alpha)
     chosen = list(results.metrics) if metrics is None else list(metrics)
@@ -68,8 +70,11 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
                     keep_c = [c for c in table.classifiers if classifiers is None or c in set(classifiers)]
                     keep_d = [d for d in table.datasets if datasets is None or d in set(datasets)]
                     table = table.subset(keep_c, keep_d)
-                exact = friedman(table, method="auto")
-                omnibus_p = exact.pvalue if exact.method == "exact" else iman_davenport(table).pvalue
+                if table.has_missing:  # holes kept ("pairwise"): Friedman's test for them
+                    omnibus_p = skillings_mack(table).pvalue
+                else:
+                    exact = friedman(table, method="auto")
+                    omnibus_p = exact.pvalue if exact.method == "exact" else iman_davenport(table).pvalue
                 res = posthoc(table, test=test, correction=correction, alpha=alpha, as_result=True)
         except InputError as err:
             row["problem"] = str(err)

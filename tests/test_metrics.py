@@ -49,3 +49,17 @@ def test_a_subset_and_an_unknown_metric():
 
     with pytest.raises(cl.InputError, match="No metric named 'auc'"):
         cl.compare_metrics(results, metrics=["auc"])
+
+
+def test_a_metric_with_holes_uses_skillings_mack(tmp_path):
+    rows = ["dataset,classifier,auc,accuracy"]
+    rows += [f"d{i},{c},{0.6 + 0.03 * i + 0.01 * j},{0.5 + 0.02 * j + 0.01 * i}"
+             for i in range(8) for j, c in enumerate(["A", "B", "C"]) if (i, c) != (2, "B")]
+    path = tmp_path / "holes.csv"
+    path.write_text("\n".join(rows) + "\n")
+    results = cl.read_results(path)
+    summary = cl.compare_metrics(results, missing="pairwise").set_index("metric")
+    for metric in ("auc", "accuracy"):
+        t = results.table(metric, missing="pairwise")
+        assert summary.loc[metric, "problem"] == ""
+        assert summary.loc[metric, "omnibus_p"] == cl.skillings_mack(t).pvalue
