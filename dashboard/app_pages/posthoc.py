@@ -78,12 +78,11 @@ ss["ph_test"] = test
 spec = cl.PAIRWISE_TESTS[test]
 n_hypotheses = table.n_classifiers - 1 if family == "control" else table.n_classifiers * (table.n_classifiers - 1) // 2
 # One rule, asked of every procedure: available for this family and statistic, within its limits (and the app's).
-offered = cl.procedures_for(family, mean_ranks=spec.mean_ranks)
-allowed = [p for p in offered if not cl.PROCEDURES[p].unavailable(
-    k=table.n_classifiers, m=n_hypotheses, exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)]
-for left_out in sorted({cl.PROCEDURES[p].unavailable(k=table.n_classifiers, m=n_hypotheses,
-                                                     exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)
-                        for p in offered if p not in allowed}):
+reasons = {p: cl.PROCEDURES[p].unavailable(k=table.n_classifiers, m=n_hypotheses,
+                                          exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)
+           for p in cl.procedures_for(family, mean_ranks=spec.mean_ranks)}
+allowed = [p for p, reason in reasons.items() if reason is None]
+for left_out in sorted({reason for reason in reasons.values() if reason}):
     c3.caption(esc(left_out))
 default_proc = cl.PROCEDURES[cl.DEFAULT_CORRECTION].name
 stored_proc = ss.get("ph_correction", default_proc)
@@ -125,11 +124,10 @@ if advice:
     st.caption(esc(advice))
 
 # -- omnibus reminder ---------------------------------------------------------------------------------
+omnibus, skillings_mack = None, None
 if table.has_missing:
     st.caption("The table keeps missing cells: each pair is compared on the data sets both classifiers have (column "
                "n_datasets); the statistics of the ranks among all classifiers need a complete table and are not offered.")
-omnibus, skillings_mack = None, None
-if table.has_missing:
     skillings_mack = ui.call(ui.skillings_mack, token, table)
     if skillings_mack is not None and not skillings_mack.pvalue <= alpha:
         st.info(f"The Skillings-Mack test does not reject equality at α = {alpha:g} (p = "
