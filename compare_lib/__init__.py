@@ -30,7 +30,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "errors": ("ApproximationWarning", "DataWarning", "InputError"),
     "_table": ("MISSING_POLICIES", "ScoreTable", "as_table"),
     "io": ("AGGREGATES", "FORMATS", "LAYOUTS", "Results", "load_scores", "read_results"),
-    "_result": ("Result", "FrameResult", "PairwiseStatistics"),
+    "_result": ("Result", "TestResult", "RankTestResult", "FTestResult", "FrameResult", "PairwiseStatistics"),
     "_adjust": ("DEFAULT_CORRECTION", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
                 "register_procedure", "unregister_procedure", "rom_critical_values", "shaffer_t"),
     "_pairwise_tests": ("DEFAULT_TEST", "RECOMMENDED_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),

@@ -24,7 +24,7 @@ from scipy import stats
 from ._critical import dunnett_sf_many, studentized_range_sf_many
 from ._table import ScoreTable, as_table
 from ._validation import check_choice
-from ._result import RankTestResult, TestResult
+from ._result import FTestResult, RankTestResult
 from .errors import ApproximationWarning, InputError
 from ._exact import all_identical_probability, friedman_exact_sf
 
@@ -49,26 +49,22 @@ class FriedmanResult(RankTestResult):
 
 
 @dataclass(frozen=True)
-class ImanDavenportResult(TestResult):
+class ImanDavenportResult(FTestResult):
     """F_F with (k-1, (k-1)(N-1)) degrees of freedom, computed from ``chi2``; ``method`` as for Friedman."""
 
-    df1: int
-    df2: int
     chi2: float
     notes: tuple[str, ...] = ()
     method: str = "asymptotic"
 
 
 @dataclass(frozen=True)
-class AnovaResult(TestResult):
+class AnovaResult(FTestResult):
     """Repeated-measures ANOVA: F for the classifier effect, with the error mean square.
 
     When the error mean square is zero (up to rounding) the test is undefined: ``pvalue`` is NaN and
     ``notes`` says why.
     """
 
-    df1: int
-    df2: int
     ms_error: float
     notes: tuple[str, ...] = ()
 

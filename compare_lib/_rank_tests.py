@@ -47,7 +47,7 @@ from scipy import stats
 
 from ._table import ScoreTable, as_table
 from .errors import InputError
-from ._result import RankTestResult, TestResult
+from ._result import FTestResult, RankTestResult
 from ._result import PairwiseStatistics
 
 #: Cells (vector length x kernel length, summed over data sets) the exact rank-sum convolution may cost:
@@ -124,11 +124,9 @@ class AlignedRanksResult(RankTestResult):
 
 
 @dataclass(frozen=True)
-class QuadeResult(TestResult):
+class QuadeResult(FTestResult):
     """Quade test: ``statistic`` F compared with F(``df1`` = k - 1, ``df2`` = (k - 1)(N - 1))."""
 
-    df1: int
-    df2: int
     k: int
     n: int
     mean_ranks: pd.Series = field(repr=False, compare=False)

@@ -78,6 +78,15 @@ class RankTestResult(TestResult):
     n: int
 
 
+@dataclasses.dataclass(frozen=True)
+class FTestResult(TestResult):
+    """A test referred to the F distribution with (``df1``, ``df2``) degrees of freedom (Iman-Davenport, Quade,
+    the repeated-measures ANOVA)."""
+
+    df1: int
+    df2: int
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class FrameResult(Result):
     """A result whose natural form is a table: ``frame`` holds the rows, the other fields the provenance.
