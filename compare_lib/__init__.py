@@ -54,6 +54,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
                   "bayesian_signed_rank", "relevance_demo", "signed_rank_max_samples", "suggest_rope"),
     "_metrics": ("compare_metrics",),
     "_skillings_mack": ("SkillingsMackResult", "skillings_mack"),
+    "_analysis": ("Analysis", "Source", "analyze"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
 }
 #: Public names that are other names of the same object.

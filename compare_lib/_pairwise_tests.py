@@ -250,7 +250,7 @@ register_pairwise_test(
     "mean-ranks", mean_ranks_z, label="mean-ranks z", reference="Demšar 2006, §3.2.2", pool_dependent=True,
     statistic="z", mean_ranks=True, choice_label="Mean-ranks z (Friedman)", advice=_small_n_advice,
     description="Friedman mean ranks, z = (R_a − R_b)/sqrt(k(k+1)/(6N)), normal p-value.",
-    report="the mean-ranks statistic z = (R_a - R_b) / sqrt(k(k+1)/(6N)) (Demšar, 2006)",
+    report="the mean-ranks statistic z = (R_a − R_b)/√(k(k+1)/(6N)) (Demšar, 2006)",
 )
 register_pairwise_test(
     "rank-sum-exact", _rank_kernel("rank_sum_exact"), label="exact rank-sum difference", pool_dependent=True,

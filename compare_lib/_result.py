@@ -12,6 +12,7 @@ Pairwise kernels return :class:`PairwiseStatistics`, one array per quantity over
 from __future__ import annotations
 
 import dataclasses
+import html
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +58,12 @@ class Result:
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.to_dict()])
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the result's name, its fields as a two-column table, and its notes (escaped)."""
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th><td>{html.escape(_short(v))}</td></tr>"
+                       for k, v in self.to_dict().items() if k != "notes")
+        return f"<div><b>{html.escape(type(self).__name__)}</b><table>{rows}</table>{_notes_html(self.notes)}</div>"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,12 +125,40 @@ class FrameResult(Result):
     def __len__(self) -> int:
         return len(self.frame)
 
+    #: Rows a notebook shows of a large result.
+    REPR_ROWS = 60
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the provenance in one line, the table (p-values as journals print them) and
+        the notes; every cell escaped."""
+        from ._markdown_text import frame_to_html
+
+        about = ", ".join(f"{k} = {_short(v)}" for k, v in self.provenance().items()
+                          if v is not None and not isinstance(v, dict))
+        shown = self.frame.head(self.REPR_ROWS)
+        more = len(self.frame) - len(shown)
+        tail = f"<p>… {more} more rows (to_frame() has them all)</p>" if more > 0 else ""
+        p_cols = [c for c in shown.columns if c in ("p", "p_adj")]
+        return (f"<div><b>{html.escape(type(self).__name__)}</b> <small>{html.escape(about)}</small>"
+                f"{frame_to_html(shown, p_columns=p_cols)}{tail}{_notes_html(self.notes)}</div>")
+
     def __getitem__(self, key):
         return self.frame[key]
 
     @property
     def columns(self) -> pd.Index:
         return self.frame.columns
+
+
+def _short(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _notes_html(notes) -> str:
+    return "".join(f"<p><i>Note:</i> {html.escape(str(n))}</p>" for n in notes)
 
 
 def as_frame(result) -> pd.DataFrame:

@@ -86,40 +86,40 @@ def omnibus_frame(
     return frame
 
 
+def _stat_text(value: float) -> str:
+    return "undefined" if value != value else "∞" if value == float("inf") else f"{value:.2f}"
+
+
 def omnibus_sentence(friedman: FriedmanResult, iman_davenport: ImanDavenportResult,
                      exact: FriedmanResult | None = None) -> str:
-    """'Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020' for a paper,
-    with '; exact permutation p = 0.014' when the exact p-value is given."""
-    ff_p = format_p(iman_davenport.pvalue)
-    if iman_davenport.method == "exact":
-        ff_p += " (exact)"
+    """"Friedman's χ²(3) = 9.28, p = 0.0258; Iman–Davenport's F(3, 39) = 3.69, p = 0.0200" for a paper (p-values
+    as journals print them: three significant digits, "p < 0.001" below), with "; exact permutation
+    p = 0.0136" when the exact p-value is given."""
+    ff_p = p_clause(iman_davenport.pvalue) + (" (exact)" if iman_davenport.method == "exact" else "")
     text = (
-        f"Friedman chi2_F({friedman.df}) = {friedman.statistic:.2f}, p = {format_p(friedman.pvalue)}"
+        f"Friedman's χ²({friedman.df}) = {_stat_text(friedman.statistic)}, {p_clause(friedman.pvalue)}"
         f"{' (exact)' if friedman.method == 'exact' else ''}; "
-        f"Iman-Davenport F_F({iman_davenport.df1}, {iman_davenport.df2}) = {iman_davenport.statistic:.2f}, p = {ff_p}"
+        f"Iman–Davenport's F({iman_davenport.df1}, {iman_davenport.df2}) = {_stat_text(iman_davenport.statistic)}, {ff_p}"
     )
     if exact is not None and exact.method == "exact" and friedman.method != "exact":
-        text += f"; exact permutation p = {format_p(exact.pvalue)}"
+        text += f"; exact permutation {p_clause(exact.pvalue)}"
     return text
 
 
 def rank_omnibus_sentence(aligned, quade) -> str:
-    """'Friedman aligned-ranks T(3) = 11.56, p = 0.009; Quade F(3, 39) = 4.52, p = 0.008' for a paper
+    """"Friedman aligned-ranks T(3) = 11.56, p = 0.00906; Quade F(3, 39) = 4.52, p = 0.00818" for a paper
     (García et al. 2010's omnibus tests; results of :func:`compare_lib.friedman_aligned_ranks` and
     :func:`compare_lib.quade`)."""
-    def stat(value: float) -> str:
-        return "undefined" if value != value else "infinite" if value == float("inf") else f"{value:.2f}"
-
-    quade_p = format_p(quade.pvalue) + (" (exact)" if quade.method == "exact" else "")
-    return (f"Friedman aligned-ranks T({aligned.df}) = {stat(aligned.statistic)}, p = {format_p(aligned.pvalue)}; "
-            f"Quade F({quade.df1}, {quade.df2}) = {stat(quade.statistic)}, p = {quade_p}")
+    quade_p = p_clause(quade.pvalue) + (" (exact)" if quade.method == "exact" else "")
+    return (f"Friedman aligned-ranks T({aligned.df}) = {_stat_text(aligned.statistic)}, {p_clause(aligned.pvalue)}; "
+            f"Quade F({quade.df1}, {quade.df2}) = {_stat_text(quade.statistic)}, {quade_p}")
 
 
 def skillings_mack_sentence(result) -> str:
-    """'Skillings-Mack SM(3) = 3.07, p = 0.381 (chi-squared approximation; 2 missing cells)' for a paper
+    """"Skillings–Mack SM(3) = 3.07, p = 0.381 (χ² approximation; 14 data sets, 2 missing cells)" for a paper
     (a :func:`compare_lib.skillings_mack` result)."""
-    return (f"Skillings-Mack SM({result.df}) = {result.statistic:.2f}, p = {format_p(result.pvalue)} "
-            f"(chi-squared approximation; {result.n} data sets, {result.n_missing} missing cell(s))")
+    return (f"Skillings–Mack SM({result.df}) = {_stat_text(result.statistic)}, {p_clause(result.pvalue)} "
+            f"(χ² approximation; {result.n} data sets, {result.n_missing} missing cell(s))")
 
 
 def skillings_mack_verdict(result, alpha: float) -> str:
@@ -208,19 +208,10 @@ def omnibus_verdict(
     return "\n\n".join(lines)
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-    "|": r"\textbar{}", '"': r"\textquotedbl{}",
-}
-_LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
-
-
-def _latex_escape(text: str) -> str:
-    """Text for a LaTeX table cell: each special character replaced once (one pass, so the braces of
-    \\textbackslash{} are not escaped again), control characters and line separators made spaces."""
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], _CONTROL_RE.sub(" ", str(text)))
+from ._paper_tables import (  # noqa: E402  (paper-ready tables live in their own module)
+    BOOKTABS_COMMENT, journal_p, latex_escape as _latex_escape, p_clause, scores_table, to_latex,
+)
+from ._references import bibtex, cite  # noqa: E402,F401
 
 
 #: Cells a spreadsheet would run as a formula (OWASP's CSV injection list).
@@ -264,41 +255,6 @@ def with_p_text(frame: pd.DataFrame, columns) -> pd.DataFrame:
         if col in out.columns:
             out[col] = [p_text(v) for v in out[col].to_numpy(dtype=float)]
     return out
-
-
-def to_latex(frame: pd.DataFrame, *, caption: str | None = None, label: str | None = None, digits: int = 3,
-             index: bool = False) -> str:
-    """A booktabs LaTeX table (no jinja2 needed); p-value-like columns keep small values readable."""
-    data = frame.reset_index() if index else frame
-    cols = list(data.columns)
-
-    def cell(value) -> str:
-        if isinstance(value, (bool, np.bool_)):
-            return r"\checkmark" if value else ""
-        if isinstance(value, (int, np.integer)):
-            return str(int(value))
-        if isinstance(value, (float, np.floating)):
-            if math.isnan(value):
-                return "--"
-            if math.isinf(value):
-                return r"$\infty$" if value > 0 else r"$-\infty$"
-            if value != 0 and abs(value) < 10 ** (-digits):
-                mant, exp = f"{value:.2e}".split("e")
-                return f"${mant} \\cdot 10^{{{int(exp)}}}$"
-            return f"{value:.{digits}f}"
-        return _latex_escape(value)
-
-    align = "".join("r" if pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c]) else "l" for c in cols)
-    lines = [r"\begin{table}[ht]", r"\centering"]
-    if caption:
-        lines.append(rf"\caption{{{_latex_escape(caption)}}}")
-    if label:
-        lines.append(rf"\label{{{label}}}")
-    lines += [rf"\begin{{tabular}}{{{align}}}", r"\toprule", " & ".join(_latex_escape(c) for c in cols) + r" \\", r"\midrule"]
-    for row in data.itertuples(index=False):
-        lines.append(" & ".join(cell(v) for v in row) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
 
 
 def scores_with_ranks(table, *, max_rows: int | None = None) -> pd.DataFrame:
@@ -370,10 +326,69 @@ def data_sentence(table) -> str:
     return (" Data: " + " ".join(notes)) if notes else ""
 
 
+def _join(items: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _pair_detail(row, attrs: dict, p_name: str) -> str:
+    """"adjusted p = 0.0469; HL 0.0120, 95% CI [0.00400, 0.0200]": the pair's p and its effect size, oriented
+    to favour the better classifier of the pair."""
+    text = f"{p_name} {journal_p(row.p_adj)}" if journal_p(row.p_adj).startswith("<") else f"{p_name} = {journal_p(row.p_adj)}"
+    effect = getattr(row, "effect", float("nan"))
+    if effect == effect:  # not NaN
+        value, low, high = (row.effect, row.effect_low, row.effect_high) if row.better == row.a else (
+            _mirror(row.effect, attrs), _mirror(row.effect_high, attrs), _mirror(row.effect_low, attrs))
+        text += f"; {EFFECT_SHORT.get(attrs.get('effect_measure'), 'effect')} {value:.3g}"
+        if low == low:
+            text += f", {attrs.get('effect_level', 0.95):.0%} CI [{low:.3g}, {high:.3g}]"
+    return text
+
+
+def grouped_findings(result, *, p_name: str = "adjusted p") -> list[str]:
+    """One sentence per classifier for the significant pairs of a post-hoc result, grouped so that k
+    classifiers never need more than k − 1 sentences: "A is significantly better than B (adjusted p = 0.0120),
+    C (…) and D (…)." When more pairs share their worse classifier than their better one, the sentences
+    name the worse one instead: "A (…) and B (…) are significantly better than C." Groups and the
+    classifiers in them go from the best mean rank to the worst."""
+    result = as_frame(result)
+    attrs = result.attrs
+    ranks = attrs["mean_ranks"]
+    rows = [r for r in result.itertuples() if r.reject]
+    if not rows:
+        return []
+    rank_of = lambda name: (ranks.get(name, float("inf")), name)
+    tied = [r for r in rows if not r.better]
+    rows = [r for r in rows if r.better]
+    worse_of = lambda r: r.b if r.better == r.a else r.a
+    by_better: dict[str, list] = {}
+    by_worse: dict[str, list] = {}
+    for r in rows:
+        by_better.setdefault(r.better, []).append(r)
+        by_worse.setdefault(worse_of(r), []).append(r)
+    sentences = []
+    if len(by_worse) < len(by_better):
+        for worse in sorted(by_worse, key=rank_of):
+            items = sorted(by_worse[worse], key=lambda r: rank_of(r.better))
+            parts = [f"{r.better} ({_pair_detail(r, attrs, p_name)})" for r in items]
+            verb = "is" if len(parts) == 1 else "are"
+            sentences.append(f"{_join(parts)} {verb} significantly better than {worse}.")
+    else:
+        for better in sorted(by_better, key=rank_of):
+            items = sorted(by_better[better], key=lambda r: rank_of(worse_of(r)))
+            parts = [f"{worse_of(r)} ({_pair_detail(r, attrs, p_name)})" for r in items]
+            sentences.append(f"{better} is significantly better than {_join(parts)}.")
+    for r in tied:
+        sentences.append(f"{r.a} and {r.b} differ significantly ({_pair_detail(r, attrs, p_name)}).")
+    return sentences
+
+
 def results_paragraph(table, result, friedman: FriedmanResult | None, iman_davenport: ImanDavenportResult | None,
                       *, metric: str | None = None, exact: FriedmanResult | None = None, skillings_mack=None) -> str:
-    """A paragraph ready to paste into a paper, naming the metric and its direction, the exact procedure,
-    alpha, statistics and references, and what was done to the data. ``metric`` defaults to the table's
+    """A paragraph ready to paste into a paper (Unicode: χ², α, p as journals print it), naming the metric and
+    its direction, the test and the procedure with their references in one author-year style, α, the
+    omnibus statistics, the significant pairs grouped by classifier (:func:`grouped_findings`), the effect
+    sizes when the result carries them, and what was done to the data. ``metric`` defaults to the table's
     metric ("score" when unnamed); a table with missing cells passes its :func:`compare_lib.skillings_mack`
     result instead of the Friedman and Iman-Davenport results."""
     metric = metric or getattr(table, "metric", None) or "score"
@@ -389,44 +404,32 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
     ranks = sorted(attrs["mean_ranks"].items(), key=lambda kv: kv[1])
     rank_text = ", ".join(f"{name} {r:.2f}" for name, r in ranks)
     proc = PROCEDURES[attrs["correction"]]
-    stat_text = lookup_test(attrs["test"]).sentence(as_posthoc_result(result))
+    stat_text = cite(lookup_test(attrs["test"]).sentence(as_posthoc_result(result)))
     family = (
         f"each classifier against the control {attrs['control']} ({k - 1} hypotheses)"
         if attrs.get("control") else ("the two classifiers" if k == 2 else f"all {k * (k - 1) // 2} pairs of classifiers")
     )
-    rejected = result[result["reject"]]
-    if rejected.empty:
+    found = grouped_findings(result)
+    n_rejected = int(result["reject"].sum())
+    if not found:
         finding = "No pair differed significantly."
     else:
-        parts = []
-        has_effect = "effect" in result.columns
-        for row in rejected.itertuples():
-            worse = row.b if row.better == row.a else row.a
-            effect = ""
-            if has_effect and row.effect == row.effect:  # not NaN
-                # Oriented to favour the better classifier of the pair.
-                value, low, high = (row.effect, row.effect_low, row.effect_high) if row.better == row.a else (
-                    _mirror(row.effect, attrs), _mirror(row.effect_high, attrs), _mirror(row.effect_low, attrs))
-                effect = f"; {EFFECT_SHORT.get(attrs.get('effect_measure'), 'effect')} {value:.3g}"
-                if low == low:
-                    effect += f", {attrs.get('effect_level', 0.95):.0%} CI [{low:.3g}, {high:.3g}]"
-            parts.append(f"{row.better} over {worse} (adjusted p = {format_p(row.p_adj)}{effect})")
-        finding = "Significant differences: " + "; ".join(parts) + "."
-        n_other = len(result) - len(rejected)
+        finding = " ".join(found)
+        n_other = len(result) - n_rejected
         if n_other == 1:
             finding += " The remaining comparison was not significant."
         elif n_other > 1:
             finding += f" The other {n_other} comparisons were not significant."
+        if "effect" in result.columns:
+            finding += f" Effect sizes: {_EFFECT_SENTENCE.get(attrs.get('effect_measure'), 'the effect size')}."
     omnibus = (skillings_mack_sentence(skillings_mack) if skillings_mack is not None
                else omnibus_sentence(friedman, iman_davenport, exact))
     cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
-    if "effect" in result.columns and not rejected.empty:
-        finding += f" Effect sizes: {_EFFECT_SENTENCE.get(attrs.get('effect_measure'), 'the effect size')}."
     return (
-        f"We compared k = {k} classifiers on N = {n} data sets ({metric}, {direction}) following Demšar (2006). "
-        f"Mean ranks (1 = best): {rank_text}. {omnibus}. "
-        f"Post-hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
-        f"{proc.label}'s procedure ({proc.reference}) at α = {alpha:g}.{cd_text} {finding}{data_sentence(table)}"
+        f"We compared k = {k} classifiers on N = {n} data sets by their {metric} ({direction}), following "
+        f"Demšar (2006). Mean ranks (1 = best): {rank_text}. {omnibus}. "
+        f"Post hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
+        f"{proc.label}'s procedure ({cite(proc.reference)}) at α = {alpha:g}.{cd_text} {finding}{data_sentence(table)}"
     ).replace("..", ".")
 
 

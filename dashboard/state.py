@@ -219,6 +219,27 @@ def full_table() -> cl.ScoreTable:
     return st.session_state["table"]
 
 
+def report_source() -> cl.Source | None:
+    """How the active table was read, for the report's reproducing script: the sample's or the file's name with
+    the choices made on the Load data page and the selection; None (the script then carries the scores) for a
+    pasted table, a link's table or an experiment."""
+    where = origin()
+    if where.kind == "sample":
+        path, read = SAMPLES[where.label].file if where.label in SAMPLES else where.label, {}
+    elif where.kind == "file":
+        path = where.label
+        read = {k: v for k, v in (("layout", where.layout), ("sheet", where.sheet)) if v not in (None, "auto")}
+    else:
+        return None
+    full = full_table()
+    keep, drop = kept_classifiers(), set(dropped_datasets())
+    table_options = {"metric": full.metric, "higher_is_better": full.higher_is_better, "missing": where.missing,
+                     "aggregate": where.aggregate}
+    classifiers = tuple(keep) if keep != list(full.classifiers) else None
+    datasets = tuple(d for d in full.datasets if d not in drop) if drop else None
+    return cl.Source(path, read=read, table=table_options, classifiers=classifiers, datasets=datasets)
+
+
 def origin() -> Origin:
     ensure_table()
     return st.session_state["origin"]

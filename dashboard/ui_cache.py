@@ -15,10 +15,23 @@ import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+__all__ = ["analysis_report", "cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
+
+
+@st.cache_data(show_spinner="Writing the report…", max_entries=16, ttl=3600)
+def analysis_report(token: str, _table: cl.ScoreTable, _source, source_key: str, alpha_: float, test: str,
+                    correction: str, control: str | None, effect: str, fmt: str) -> bytes:
+    """The whole analysis of the current view as a report (``fmt``: html, markdown, latex, python)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.ApproximationWarning)
+        analysis = cl.analyze(_table, alpha=alpha_, test=test, correction=correction, control=control,
+                              effect_measure=effect, source=_source)
+    render = {"html": analysis.to_html, "markdown": analysis.to_markdown, "latex": analysis.to_latex,
+              "python": analysis.to_python}[fmt]
+    return render().encode("utf-8")
 
 
 @st.cache_data(show_spinner="Running the omnibus tests…", max_entries=64, ttl=3600)

@@ -10,7 +10,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 
-__all__ = ["CHART_CONFIG", "image_export_available", "figure_image", "figure_downloads", "download_buttons", "p_columns"]
+__all__ = ["report_downloads", "CHART_CONFIG", "image_export_available", "figure_image", "figure_downloads", "download_buttons", "p_columns"]
 
 
 #: The toolbar of every chart saves the figure in the reader's own browser (plotly.js, no server work):
@@ -71,9 +71,12 @@ def figure_downloads(fig, stem: str, *, key: str) -> None:
                         mime="text/html", key=f"{key}_html", on_click="ignore")
 
 
-def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str) -> None:
+def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str,
+                     latex_frame: pd.DataFrame | None = None) -> None:
     """CSV (cells a spreadsheet would run as formulas are neutralized) and LaTeX downloads of a table; the
-    file names and the LaTeX caption name the metric and the direction of the active table."""
+    file names and the LaTeX caption name the metric and the direction of the active table. ``latex_frame``:
+    what the paper-ready LaTeX shows when it should hold less than the CSV (the chosen procedure only)."""
+    latex_source = frame if latex_frame is None else latex_frame
     row = st.container(horizontal=True)
     stem = state.file_stem(stem)
     caption = f"{caption} ({state.table_label()})"
@@ -82,9 +85,44 @@ def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str) 
         key=f"{key}_csv", on_click="ignore",
     )
     row.download_button(
-        "⬇ LaTeX", lambda: cl.report.to_latex(frame, caption=caption, label=f"tab:{stem}").encode("utf-8"),
+        "⬇ LaTeX", lambda: cl.report.to_latex(latex_source, caption=caption, label=f"tab:{stem}").encode("utf-8"),
         file_name=f"{stem}.tex", mime="text/x-tex", key=f"{key}_tex", on_click="ignore",
     )
+
+
+def report_downloads(table: cl.ScoreTable, *, alpha: float, test: str, correction: str, control: str | None,
+                     effect: str) -> None:
+    """The whole analysis of this view as one report (HTML, Markdown, LaTeX, and the Python script that
+    reproduces it), made on click; and the scores-with-ranks table of papers."""
+    source = state.report_source()
+    token = state.active_token()
+    stem = state.file_stem("report")
+    row = st.container(horizontal=True)
+    formats = (("⬇ Report (HTML)", "html", "html", "text/html"), ("⬇ Report (Markdown)", "markdown", "md", "text/markdown"),
+               ("⬇ LaTeX tables and figure", "latex", "tex", "text/x-tex"),
+               ("⬇ Python script", "python", "py", "text/x-python"))
+    from ui_cache import analysis_report
+
+    for label, fmt, suffix, mime in formats:
+        row.download_button(
+            label, lambda fmt=fmt: analysis_report(token, table, source, repr(source), alpha, test, correction, control,
+                                                   effect, fmt),
+            file_name=f"{stem}.{suffix}", mime=mime, key=f"report_{fmt}", on_click="ignore",
+        )
+    st.caption("The report holds what was loaded and how, the methods with their references, the results, the paragraph, "
+               "BibTeX and the code that reproduces it. For a PDF, open the HTML report and print it from the browser "
+               "(Save as PDF). The script reads the data file from its own folder"
+               + ("." if source is not None else "; this table came from no file, so the script carries the scores."))
+    ranks_stem = state.file_stem("scores_with_ranks")
+    caption = f"{state.table_label()}: scores with their ranks in brackets (1 = best); the best of each data set in bold."
+    row = st.container(horizontal=True)
+    row.download_button("⬇ Scores with ranks (LaTeX)", lambda: cl.report.scores_table(table, caption=caption,
+                        label="tab:scores").encode("utf-8"), file_name=f"{ranks_stem}.tex", mime="text/x-tex",
+                        key="ranks_tex", on_click="ignore")
+    row.download_button("⬇ Markdown", lambda: cl.report.scores_table(table, format="markdown").encode("utf-8"),
+                        file_name=f"{ranks_stem}.md", mime="text/markdown", key="ranks_md", on_click="ignore")
+    row.download_button("⬇ CSV", lambda: cl.report.scores_table(table, format="csv").encode("utf-8"),
+                        file_name=f"{ranks_stem}.csv", mime="text/csv", key="ranks_csv", on_click="ignore")
 
 
 def p_columns(frame: pd.DataFrame, columns) -> dict:

@@ -33,7 +33,7 @@ def test_demsar_numbers_and_verdict():
     assert any("Quade test" in m and "range" in m for m in texts(at.markdown))
     assert any("Friedman aligned-ranks T(3) = 11.56, p = 0.009" in c and "Quade F(3, 39) = 4.52, p = 0.008" in c
                for c in texts(at.code)), texts(at.code)
-    assert any("chi2_F(3) = 9.28" in c and "exact permutation p = 0.014" in c for c in texts(at.code))
+    assert any("χ²(3) = 9.28" in c and "exact permutation p = 0.0136" in c for c in texts(at.code))
 
 
 def test_tiny_table_with_identical_rankings_is_not_significant():

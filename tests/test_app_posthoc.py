@@ -139,6 +139,7 @@ def test_views_tables_and_downloads():
 
     assert re.fullmatch(r"\d\.\d\de-\d\d", apv["p"].iloc[0])  # one readable format, never a long decimal or a bare 0
     assert len(at.get("plotly_chart")) == 1  # the APV heatmap
+    assert any("the LaTeX table only Holm's" in c for c in texts(at.caption))  # the chosen procedure's column
     _view(at, "Where procedures disagree")
     verdicts = next(d.value for d in at.dataframe if "agree" in d.value.columns)
     assert not verdicts["agree"].iloc[0]
@@ -147,6 +148,10 @@ def test_views_tables_and_downloads():
     assert "Wilcoxon" in paragraph and "Holm" in paragraph
     labels = [b.label for b in at.get("download_button")]
     assert "⬇ Paragraph (.txt)" in labels
+    # Issue 21: the whole analysis of this view as one report, and the scores-with-ranks table of papers.
+    assert {"⬇ Report (HTML)", "⬇ Report (Markdown)", "⬇ LaTeX tables and figure", "⬇ Python script",
+            "⬇ Scores with ranks (LaTeX)"} <= set(labels)
+    assert any("print it from the browser" in c for c in texts(at.caption))
     assert at.query_params["view"] in ("Report", ["Report"])
 
 

@@ -14,17 +14,19 @@ def test_format_p():
 
 def test_omnibus_sentence_matches_the_issue_example(demsar):
     text = cl.report.omnibus_sentence(cl.friedman(demsar), cl.iman_davenport(demsar))
-    assert text == "Friedman chi2_F(3) = 9.28, p = 0.026; Iman-Davenport F_F(3, 39) = 3.69, p = 0.020"
+    # Unicode and p-values as journals print them (three significant digits), issue 21.
+    assert text == "Friedman's χ²(3) = 9.28, p = 0.0258; Iman–Davenport's F(3, 39) = 3.69, p = 0.0198"
 
 
 def test_results_paragraph_names_procedure_alpha_and_references(demsar):
     res = cl.posthoc(demsar, "mean-ranks", "holm", control="C4.5", alpha=0.05)
     text = cl.report.results_paragraph(demsar, res, cl.friedman(demsar), cl.iman_davenport(demsar), metric="AUC")
-    assert "k = 4 classifiers on N = 14 data sets (AUC, higher is better)" in text
-    assert "Friedman chi2_F(3) = 9.28, p = 0.026" in text
-    assert "Holm's procedure (Holm 1979" in text and "α = 0.05" in text
+    assert "k = 4 classifiers on N = 14 data sets by their AUC (higher is better)" in text
+    assert "Friedman's χ²(3) = 9.28, p = 0.0258" in text
+    assert "Holm's procedure (Holm, 1979; García & Herrera, 2008, §3)" in text and "α = 0.05" in text
     assert "against the control C4.5" in text
-    assert "C4.5+m+cf over C4.5" in text and "C4.5+m over C4.5" in text
+    # Both significant pairs share their worse classifier: one sentence.
+    assert "C4.5+m+cf (adjusted p = 0.0472) and C4.5+m (adjusted p = 0.0472) are significantly better than C4.5." in text
     assert "The remaining comparison was not significant." in text
 
 
@@ -36,9 +38,10 @@ def test_results_paragraph_without_rejections(demsar):
 
 def test_latex_table(garcia):
     tex = cl.report.to_latex(cl.apv_table(garcia), caption="APVs & more", label="tab:apv")
-    assert tex.startswith("\\begin{table}") and "\\toprule" in tex and "\\bottomrule" in tex
+    assert tex.startswith("% Needs \\usepackage{booktabs}") and "\\toprule" in tex and "\\bottomrule" in tex
     assert "APVs \\& more" in tex and "\\label{tab:apv}" in tex
-    assert "bergmann-hommel" in tex and "$4.49 \\cdot 10^{-7}$" in tex
+    # p-values as journals print them: 4.49e-07 is "<0.001", 0.0319 keeps three significant digits.
+    assert "bergmann-hommel" in tex and "$<0.001$" in tex and "0.0319" in tex and "cdot" not in tex
     assert tex.count("\\\\") == 11  # header + 10 hypotheses
 
 
@@ -58,7 +61,7 @@ def test_results_paragraph_with_effect_sizes_oriented_to_the_better_classifier(d
     text = cl.report.results_paragraph(demsar, res, cl.friedman(demsar), cl.iman_davenport(demsar), metric="AUC")
     e = cl.effect_sizes(demsar, "C4.5+m+cf", "C4.5")  # the better one first: positive
     assert e.hodges_lehmann > 0
-    assert (f"C4.5+m+cf over C4.5 (adjusted p = 0.047; HL {e.hodges_lehmann:.3g}, 95% CI "
+    assert (f"C4.5+m+cf (adjusted p = 0.0472; HL {e.hodges_lehmann:.3g}, 95% CI "
             f"[{e.hodges_lehmann_ci[0]:.3g}, {e.hodges_lehmann_ci[1]:.3g}])") in text
     assert "HL is the Hodges-Lehmann estimate of the median difference" in text
     ps = cl.with_effect_sizes(res, demsar, "prob_superiority")

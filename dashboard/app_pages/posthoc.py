@@ -213,8 +213,14 @@ elif view == "Adjusted p-values":
             st.info(esc(apvs.attrs["effect_note"]))
         st.dataframe(shown, width="stretch", hide_index=True)
         export = cl.report.label_effects(apvs).rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
-        ui.download_buttons(export, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]})",
-                            key="apv")
+        # The paper's table: the chosen procedure only (the CSV keeps every procedure's column).
+        chosen = [c for c in cl.report.label_effects(apvs).columns if c not in cl.PROCEDURES or c == procedure]
+        paper = cl.report.label_effects(apvs)[chosen].rename(columns={procedure: f"APV {cl.PROCEDURES[procedure].label}"})
+        paper.attrs["p_columns"] = ("p", f"APV {cl.PROCEDURES[procedure].label}")
+        ui.download_buttons(export, "adjusted_p_values", caption=f"Adjusted p-values ({cl.posthoc_labels[test]}, "
+                            f"{cl.PROCEDURES[procedure].label})", key="apv", latex_frame=paper)
+        st.caption(f"The CSV has every procedure's column; the LaTeX table only {cl.PROCEDURES[procedure].label}'s, the "
+                   "procedure chosen above.")
         if apvs.attrs.get("skipped"):
             st.caption(f"Bergmann-Hommel is left out with {table.n_classifiers} classifiers (too slow); see Shaffer.")
     if table.n_classifiers <= ui.MAX_MATRIX_K:
@@ -254,6 +260,8 @@ else:
         st.code(paragraph, language=None, wrap_lines=True)
         st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
                            key="dl_paragraph", on_click="ignore")
+    st.markdown("**The whole analysis of this view** (the choices above, α and the classifiers and data sets kept):")
+    ui.report_downloads(table, alpha=alpha, test=test, correction=procedure, control=control, effect=effect)
     if link["carries_data"]:
         where = "It carries your table itself (compressed): whoever has the link has the data."
     elif link["fingerprint_only"]:

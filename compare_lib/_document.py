@@ -1,0 +1,431 @@
+"""The report of an :class:`~compare_lib._analysis.Analysis` in HTML, Markdown, LaTeX, JSON and as a script.
+
+Every renderer takes only the analysis (its results and provenance) and shows the same sections: what was
+loaded and how, the methods with one sentence and a reference each, the results (omnibus tests, mean ranks,
+CD diagram, the post-hoc table of the chosen procedure with effect sizes, the scores with their ranks), a
+paragraph for a paper, the references as BibTeX, and the code that reproduces it. Text from the data is
+escaped in every format.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import re
+
+import numpy as np
+import pandas as pd
+
+from ._markdown_text import frame_to_html, frame_to_markdown, md_text
+from ._paper_tables import BOOKTABS_COMMENT, journal_p, latex_escape, scores_table, to_latex
+from ._references import bibtex, cite
+
+#: Data sets shown in the scores-with-ranks table of a report (the average ranks use all of them).
+REPORT_MAX_ROWS = 60
+
+
+# -- the content, shared by the formats ------------------------------------------------------------------------
+
+def _title(a) -> str:
+    return (f"Comparison of {a.table.n_classifiers} classifiers on {a.table.n_datasets} data sets "
+            f"({a.metric}, {'higher' if a.table.higher_is_better else 'lower'} is better)")
+
+
+def _data_lines(a) -> list[str]:
+    t = a.table
+    lines = []
+    if a.source is not None:
+        lines.append(f"Source: {a.source.path}" + (f" (sheet {a.source.read['sheet']})" if a.source.read.get("sheet") else ""))
+    elif t.source:
+        lines.append(f"Source: {t.source}")
+    lines.append(f"Metric: {a.metric}; {'higher' if t.higher_is_better else 'lower'} is better.")
+    lines.append(f"{t.n_classifiers} classifiers: {', '.join(t.classifiers)}.")
+    lines.append(f"{t.n_datasets} data sets" + (f"; {int(np.isnan(t.scores.to_numpy(dtype=float)).sum())} missing "
+                                               "cell(s) kept as missing (each pair compared where both have a score)"
+                                               if t.has_missing else "") + ".")
+    if a.source is not None and (a.source.classifiers is not None or a.source.datasets is not None):
+        lines.append("A selection of the file's classifiers and data sets was analysed (see the code below).")
+    lines += [f"Note: {n}" for n in t.notes]
+    return lines
+
+
+def _method_lines(a) -> list[str]:
+    from ._adjust import PROCEDURES
+    from ._pairwise_tests import lookup_test
+
+    proc = PROCEDURES[a.correction]
+    spec = lookup_test(a.test)
+    lines = ["Ranks: on each data set the classifiers are ranked, 1 = best, ties sharing the average rank "
+             "(Demšar, 2006)."]
+    if "skillings_mack" in a.omnibus:
+        lines.append("Omnibus test: Skillings–Mack's generalisation of the Friedman test to a table with missing "
+                     "cells (Skillings & Mack, 1981), referred to χ².")
+    else:
+        lines.append("Omnibus tests: Friedman's χ² on the mean ranks (Friedman, 1937) and Iman–Davenport's F, its "
+                     "less conservative form (Iman & Davenport, 1980)"
+                     + ("; the exact permutation p-value of the Friedman statistic, computable for this table size"
+                        if "exact" in a.omnibus else "")
+                     + "; the repeated-measures ANOVA is shown for comparison (Demšar, 2006, §3.2.1).")
+    family = (f"each classifier against the control {a.control}" if a.control else "all pairs of classifiers")
+    lines.append(f"Post hoc: {family} with {cite(spec.sentence(a.posthoc_result))}; the family-wise error is "
+                 f"controlled at α = {a.alpha:g} by {proc.label}'s procedure ({cite(proc.reference)}).")
+    if "effect" in a.posthoc.columns:
+        from .report import _EFFECT_SENTENCE
+
+        lines.append("Effect sizes: " + _EFFECT_SENTENCE.get(a.effect_measure, a.effect_measure) + ".")
+    if a.bayesian is not None:
+        b = a.bayesian.attrs
+        lines.append(f"Bayesian comparison: the Bayesian signed-rank test (Benavoli et al., 2017) with a region of "
+                     f"practical equivalence of ±{b['rope']:g}, {b['samples']:,} posterior samples (seed {b['seed']}) "
+                     f"and a decision threshold of {b['decision']:g}.")
+    return lines
+
+
+def omnibus_table(a) -> pd.DataFrame:
+    rows = []
+    names = {"friedman": ("Friedman", "chi2_F"), "iman_davenport": ("Iman-Davenport", "F_F"),
+             "exact": ("Friedman, exact permutation p", "chi2_F"), "anova": ("Repeated-measures ANOVA", "F"),
+             "skillings_mack": ("Skillings-Mack", "SM")}
+    for key, r in a.omnibus.items():
+        label, symbol = names[key]
+        df = f"{r.df1}, {r.df2}" if hasattr(r, "df1") else ("exact" if key == "exact" else f"{r.df}")
+        rows.append({"test": label, "symbol": symbol, "statistic": float(r.statistic), "df": df, "p": float(r.pvalue),
+                     "reject": bool(r.pvalue <= a.alpha)})
+    return pd.DataFrame(rows)
+
+
+def mean_rank_table(a) -> pd.DataFrame:
+    ranks = a.mean_ranks.sort_values(kind="stable")
+    out = pd.DataFrame({"classifier": ranks.index, "mean_rank": ranks.to_numpy()})
+    letters = _letters(a)
+    if letters:
+        out["letters"] = [letters.get(n, "") for n in ranks.index]
+    return out
+
+
+def _letters(a) -> dict:
+    """The compact letter display where the library has it and the family is all pairs."""
+    if a.control is not None:
+        return {}
+    try:
+        from ._letters import letters
+    except ImportError:
+        return {}
+    return letters(a.posthoc)
+
+
+def posthoc_table(a) -> pd.DataFrame:
+    """The post-hoc rows of the chosen procedure, with paper headings."""
+    from ._adjust import PROCEDURES
+
+    r = a.posthoc
+    out = pd.DataFrame({"a": r["a"], "b": r["b"], "statistic": r["statistic"], "p": r["p"],
+                        f"adjusted p ({PROCEDURES[a.correction].label})": r["p_adj"], "significant": r["reject"],
+                        "better": np.where(r["reject"], r["better"], "")})
+    if "effect" in r.columns:
+        from .report import EFFECT_SHORT
+
+        short = EFFECT_SHORT.get(a.effect_measure, "effect")
+        out[f"{short} (a vs b)"] = r["effect"]
+        if r["effect_low"].notna().any():
+            level = f"{r.attrs.get('effect_level', 0.95):.0%}"
+            out[f"{level} CI low"] = r["effect_low"]
+            out[f"{level} CI high"] = r["effect_high"]
+    if "n_datasets" in r.columns:
+        out["N"] = r["n_datasets"]
+    out.attrs["p_columns"] = ("p", f"adjusted p ({PROCEDURES[a.correction].label})")
+    return out.reset_index(drop=True)
+
+
+def bayesian_table(a) -> pd.DataFrame:
+    b = a.bayesian
+    return pd.DataFrame({"a": b["a"], "b": b["b"], "P(a better)": b["p_a"], "P(equivalent)": b["p_rope"],
+                         "P(b better)": b["p_b"], "decision": b["decision"]})
+
+
+def _cd_svg(a) -> str | None:
+    try:
+        from ._cd_static import cd_svg
+    except ImportError:
+        return None
+    return cd_svg(a.posthoc)
+
+
+def _cd_tikz(a) -> str | None:
+    try:
+        from ._cd_static import cd_tikz
+    except ImportError:
+        return None
+    return cd_tikz(a.posthoc)
+
+
+def _provenance_lines(a) -> list[str]:
+    v = a.versions
+    return [f"Made with compare_lib {v.get('compare_lib', '?')} (Python {v.get('python', '?')}, numpy {v.get('numpy', '?')}, "
+            f"pandas {v.get('pandas', '?')}, scipy {v.get('scipy', '?')}, statsmodels {v.get('statsmodels', '?')}).",
+            "Choices: " + ", ".join(f"{k} = {v!r}" for k, v in a.choices().items()) + "."]
+
+
+# -- dict / JSON ---------------------------------------------------------------------------------------------------
+
+def analysis_dict(a) -> dict:
+    t = a.table
+    post = a.posthoc
+    rows = post.to_dict(orient="records")
+    out = {
+        "title": _title(a),
+        "versions": dict(a.versions),
+        "choices": a.choices(),
+        "data": {"metric": t.metric, "higher_is_better": t.higher_is_better, "k": t.n_classifiers, "n": t.n_datasets,
+                 "classifiers": list(t.classifiers), "datasets": [str(d) for d in t.datasets],
+                 "missing_cells": int(np.isnan(t.scores.to_numpy(dtype=float)).sum()), "notes": list(t.notes),
+                 "source": None if a.source is None else {"path": a.source.path, "read": a.source.read,
+                                                          "table": a.source.table}},
+        "omnibus": {k: r.to_dict() for k, r in a.omnibus.items()},
+        "mean_ranks": {str(k): float(v) for k, v in a.mean_ranks.items()},
+        "posthoc": {"test": a.test, "correction": a.correction, "alpha": a.alpha, "control": a.control,
+                    "cd": post.attrs.get("cd"), "effect_measure": a.effect_measure, "rows": rows},
+        "paragraph": a.paragraph(),
+        "notes": list(a.notes),
+    }
+    letters = _letters(a)
+    if letters:
+        out["letters"] = letters
+    for result in out["omnibus"].values():
+        result.pop("mean_ranks", None)  # the same as "mean_ranks" above
+    if a.bayesian is not None:
+        out["bayesian"] = {"settings": {k: v for k, v in a.bayesian.attrs.items()},
+                           "rows": a.bayesian.to_dict(orient="records")}
+    return out
+
+
+# -- plain text ------------------------------------------------------------------------------------------------------
+
+def _omnibus_text(a) -> str:
+    from .report import omnibus_sentence, skillings_mack_sentence
+
+    if "skillings_mack" in a.omnibus:
+        return skillings_mack_sentence(a.omnibus["skillings_mack"])
+    return omnibus_sentence(a.omnibus["friedman"], a.omnibus["iman_davenport"], a.omnibus.get("exact"))
+
+
+def summary_text(a) -> str:
+    from ._adjust import PROCEDURES
+    from ._pairwise_tests import lookup_test
+
+    ranks = mean_rank_table(a)
+    width = max(len(str(n)) for n in ranks["classifier"])
+    lines = [_title(a), _omnibus_text(a), "Mean ranks (1 = best):"]
+    for row in ranks.itertuples(index=False):
+        lines.append(f"  {str(row.classifier):<{width}}  {row.mean_rank:.3f}" + (f"  {row.letters}" if "letters" in ranks.columns else ""))
+    lines.append(f"Post hoc: {lookup_test(a.test).label}, {PROCEDURES[a.correction].label}, α = {a.alpha:g}"
+                 + (f", control {a.control}" if a.control else ""))
+    table = posthoc_table(a)
+    for row in table.itertuples(index=False):
+        lines.append(f"  {row.a} vs {row.b}: p = {row.p:.6g}, adjusted p = {row[4]:.6g}"
+                     + (f", significant: {row.better} is better" if row.significant else ""))
+    return "\n".join(lines)
+
+
+# -- Markdown ---------------------------------------------------------------------------------------------------------
+
+def markdown_report(a, *, figures: bool = True) -> str:
+    import base64
+
+    out = [f"# {md_text(_title(a))}", "", "## Data", ""]
+    out += [f"- {md_text(line)}" for line in _data_lines(a)]
+    out += ["", "## Methods", ""] + [f"- {md_text(line)}" for line in _method_lines(a)]
+    out += ["", "## Results", "", "### Omnibus tests", "", frame_to_markdown(omnibus_table(a), p_columns=("p",))]
+    out += ["### Mean ranks", "", frame_to_markdown(mean_rank_table(a))]
+    svg = _cd_svg(a) if figures else None
+    if svg is not None:
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        out += ["### Critical-difference diagram", "", f"![CD diagram](data:image/svg+xml;base64,{data})", ""]
+    table = posthoc_table(a)
+    out += ["### Post-hoc comparisons", "", frame_to_markdown(table, p_columns=table.attrs["p_columns"])]
+    if a.bayesian is not None:
+        out += ["### Bayesian comparisons", "", frame_to_markdown(bayesian_table(a))]
+    out += ["### Scores and ranks", "", scores_table(a.table, format="markdown", max_rows=REPORT_MAX_ROWS)]
+    out += ["## Paragraph for a paper", ""] + [md_text(p) for p in a.paragraph().split("\n\n")]
+    out += ["", "## References", ""] + _fenced(a.bibtex(), "bibtex") + ["", "## Reproduce", ""]
+    out += _fenced(python_script(a), "python") + ["", "---", ""]
+    out += [md_text(line) + "  " for line in _provenance_lines(a)]
+    return "\n".join(out) + "\n"
+
+
+def _fenced(text: str, language: str) -> list[str]:
+    """A code block whose fence is longer than any run of backticks inside it (a name cannot close it)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + language, text.rstrip(), fence]
+
+
+# -- HTML -------------------------------------------------------------------------------------------------------------
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;max-width:60rem;margin:2rem auto;
+padding:0 1rem;color:#222;line-height:1.45}
+table{border-collapse:collapse;margin:.5rem 0 1.2rem}th,td{padding:.2rem .6rem;border-bottom:1px solid #ddd;
+text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}thead th{border-bottom:2px solid #333}
+pre{background:#f6f6f6;padding:.8rem;overflow:auto;font-size:.85rem}.paragraph{background:#f3f7fb;padding:.8rem;
+border-left:3px solid #4C78A8}figure{margin:0;overflow-x:auto}.meta{color:#666;font-size:.85rem}
+@media print{pre{white-space:pre-wrap}}
+"""
+
+
+def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
+    e = html.escape
+    body = [f"<h1>{e(_title(a))}</h1>", "<h2>Data</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _data_lines(a)) + "</ul>",
+            "<h2>Methods</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _method_lines(a)) + "</ul>",
+            "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a), p_columns=("p",)),
+            "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))]
+    svg = _cd_svg(a) if figures else None
+    if svg is not None:
+        svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
+        body.append(f"<h3>Critical-difference diagram</h3><figure>{svg}</figure>")
+    table = posthoc_table(a)
+    body.append("<h3>Post-hoc comparisons</h3>" + frame_to_html(table, p_columns=table.attrs["p_columns"]))
+    if a.bayesian is not None:
+        body.append("<h3>Bayesian comparisons</h3>" + frame_to_html(bayesian_table(a)))
+    body.append("<h3>Scores and ranks</h3>" + _scores_html(a.table))
+    body.append("<h2>Paragraph for a paper</h2>" + "".join(f"<p class=paragraph>{e(p)}</p>" for p in a.paragraph().split("\n\n")))
+    body.append(f"<h2>References</h2><pre>{e(a.bibtex())}</pre>")
+    body.append(f"<h2>Reproduce</h2><pre>{e(python_script(a))}</pre>")
+    body.append("<p class=meta>" + "<br>".join(e(x) for x in _provenance_lines(a)) + "</p>")
+    content = "\n".join(body)
+    if fragment:
+        return f"<div class=compare-lib-report>{content}</div>"
+    return (f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width,"
+            f"initial-scale=1\"><title>{e(_title(a))}</title><style>{_CSS}</style></head><body>\n{content}\n"
+            "<p class=meta>To make a PDF, print this page from the browser (Save as PDF).</p></body></html>\n")
+
+
+def _scores_html(t) -> str:
+    frame = scores_table(t, format="frame", max_rows=REPORT_MAX_ROWS)
+    names = list(t.classifiers)
+    e = html.escape
+    rows = []
+    ranks = frame[[f"{n} rank" for n in names]].to_numpy(dtype=float)
+    for i, (ds, row) in enumerate(frame.iterrows()):
+        last = i == len(frame) - 1
+        cells = []
+        finite = ranks[i][~np.isnan(ranks[i])]
+        for j, n in enumerate(names):
+            r = ranks[i, j]
+            if last:
+                cells.append(f"<td class=num><b>{r:.3f}</b></td>")
+                continue
+            score = row[n]
+            text = "–" if score != score else f"{score:g}"
+            rank = "–" if r != r else f"{r:g}"
+            best = finite.size and r == finite.min()
+            cells.append(f"<td class=num>{'<b>' if best else ''}{e(text)}{'</b>' if best else ''} ({rank})</td>")
+        rows.append(f"<tr><th>{e(str(ds))}</th>{''.join(cells)}</tr>")
+    more = t.n_datasets - (len(frame) - 1)
+    note = f"<p class=meta>… {more} more data sets (the average ranks use all).</p>" if more > 0 else ""
+    head = "".join(f"<th>{e(n)}</th>" for n in names)
+    return f"<table><thead><tr><th>data set</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{note}"
+
+
+# -- LaTeX ------------------------------------------------------------------------------------------------------------
+
+_UNICODE_LATEX = {"χ²": r"$\chi^2$", "α": r"$\alpha$", "–": "--", "−": "$-$", "≤": r"$\le$", "≥": r"$\ge$",
+                  "±": r"$\pm$", "…": r"\dots{}", "§": r"\S{}", "√": r"$\surd$", "×": r"$\times$"}
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE_LATEX)))
+
+
+_MATH_WORDS = [(re.compile(r"(?<![\w\\])p = "), "$p$ = "), (re.compile(r"(?<![\w\\])p \\textless\{\} "), "$p<$ "),
+               (re.compile(r"(?<![\w\\])([kN]) = "), r"$\1$ = "), (re.compile(r"(?<![\w\\])(F|T)\("), r"$\1$("),
+               (re.compile(r"(?<![\w\\])SM\("), r"$\\mathit{SM}$(")]
+
+
+def latex_text(text: str) -> str:
+    """Running text for LaTeX: special characters escaped, the report's Unicode symbols and the statistics'
+    letters (p, F, k, N) in math mode."""
+    out = _UNICODE_RE.sub(lambda m: _UNICODE_LATEX[m.group(0)], latex_escape(text))
+    for pattern, repl in _MATH_WORDS:
+        out = pattern.sub(repl, out)
+    return out
+
+
+def latex_report(a) -> str:
+    stem = "compare"
+    out = ["% compare_lib report: \\input{} this file in a document. It needs in the preamble:",
+           "%   \\usepackage[T1]{fontenc}  \\usepackage{booktabs}  \\usepackage{tikz}",
+           "% " + latex_escape(_title(a)).replace("\n", " "),
+           "% " + _provenance_lines(a)[0], ""]
+    out.append(latex_text(" ".join(a.paragraph().split("\n\n"))))
+    out.append("")
+    out.append(to_latex(omnibus_table(a), caption=f"Omnibus tests ({a.metric}).", label=f"tab:{stem}-omnibus",
+                        columns=["test", "symbol", "statistic", "df", "p"]))
+    out.append(to_latex(mean_rank_table(a), caption="Mean ranks (1 = best).", label=f"tab:{stem}-ranks"))
+    tikz = _cd_tikz(a)
+    if tikz is not None:
+        out += [r"\begin{figure}[ht]", r"\centering", tikz.rstrip(),
+                rf"\caption{{Critical-difference diagram: {latex_escape(a.posthoc_title())}.}}" if hasattr(a, "posthoc_title")
+                else r"\caption{Critical-difference diagram.}", rf"\label{{fig:{stem}-cd}}", r"\end{figure}", ""]
+    table = posthoc_table(a)
+    out.append(to_latex(table, caption=f"Post-hoc comparisons (α = {a.alpha:g}).".replace("α", "alpha"),
+                        label=f"tab:{stem}-posthoc"))
+    if a.bayesian is not None:
+        out.append(to_latex(bayesian_table(a), caption="Bayesian signed-rank comparisons.", label=f"tab:{stem}-bayes"))
+    out.append(scores_table(a.table, format="latex", caption=f"{a.metric}: scores with their ranks in brackets; the "
+                            "best of each data set in bold.", label=f"tab:{stem}-scores", max_rows=REPORT_MAX_ROWS))
+    text = "\n".join(out)
+    return text.replace(BOOKTABS_COMMENT + "\n", "")  # said once, at the top
+
+
+# -- the reproducing script --------------------------------------------------------------------------------------------
+
+def python_script(a) -> str:
+    t = a.table
+    date = _dt.date.today().isoformat()
+    lines = [f'"""Reproduces: {_title(a)}.', "",
+             f"Made by compare_lib {a.versions.get('compare_lib', '')} on {date}. Run it with the library alone:",
+             "    python this_script.py", '"""', "import compare_lib as cl", ""]
+    if a.source is not None:
+        read = {k: v for k, v in a.source.read.items() if v is not None and not (k in ("format", "layout") and v == "auto")}
+        options = {"metric": t.metric, "higher_is_better": t.higher_is_better, "missing": t.missing}
+        options.update({k: v for k, v in a.source.table.items() if k == "aggregate" and v != "mean"})
+        lines.append("# The data file, next to this script.")
+        lines.append(f"results = cl.read_results({a.source.path!r}{_kwargs(read)})")
+        lines.append(f"table = results.table({_kwargs(options, first=True)})")
+        if a.source.classifiers is not None or a.source.datasets is not None:
+            lines.append(f"table = table.subset(classifiers={list(a.source.classifiers) if a.source.classifiers else None!r}, "
+                         f"datasets={list(a.source.datasets) if a.source.datasets else None!r})")
+    else:
+        csv = t.scores.to_csv(float_format="%.17g")
+        lines.append("# The scores, written into the script (no data file was recorded).")
+        lines.append(f"SCORES = {csv!r}")
+        lines.append(f"table = cl.load_scores(SCORES, higher_is_better={t.higher_is_better!r}, missing={t.missing!r}"
+                     + (f", metric={t.metric!r}" if t.metric else "") + ")")
+    call = {"alpha": a.alpha, "test": a.test, "correction": a.correction}
+    if a.control is not None:
+        call["control"] = a.control
+    if a.rope is not None:
+        call.update(rope=a.rope, seed=a.seed)
+    if a.effect_measure != "hodges_lehmann":
+        call["effect_measure"] = a.effect_measure
+    lines += ["", "# The whole analysis in one call (report: analysis.to_html(), .to_latex(), .to_markdown()).",
+              f"analysis = cl.analyze(table{_kwargs(call)})", "print(analysis.summary())", "",
+              "# The same steps one by one."]
+    if t.has_missing:
+        lines += ["print(cl.skillings_mack(table))"]
+    else:
+        lines += ["print(cl.report.omnibus_sentence(cl.friedman(table), cl.iman_davenport(table)))",
+                  "print(table.mean_ranks.sort_values().round(3).to_string())"]
+    post = {"test": a.test, "correction": a.correction, "alpha": a.alpha}
+    if a.control is not None:
+        post["control"] = a.control
+    lines += [f"result = cl.posthoc(table{_kwargs(post)})",
+              f"result = cl.with_effect_sizes(result, table, {a.effect_measure!r})",
+              'print(result[["a", "b", "statistic", "p", "p_adj", "reject", "better", "effect"]].to_string(index=False))',
+              "# cl.plots.cd_diagram(result).show()  # the CD diagram (plotly)"]
+    return "\n".join(lines) + "\n"
+
+
+def _kwargs(options: dict, *, first: bool = False) -> str:
+    text = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    if not text:
+        return ""
+    return text if first else ", " + text
