@@ -120,18 +120,19 @@ async def idle(page) -> None:
     await page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').first.wait_for(timeout=TIMEOUT)
 
 
-async def export_svg(page) -> None:
-    """Download the CD diagram as SVG from the post-hoc page (rendered on the server)."""
+async def export_figure(page, fmt: str = "SVG") -> None:
+    """Download the CD diagram as SVG (the library's own renderer, no browser) or PNG (kaleido: a Chromium
+    started for the export and ended after it) from the post-hoc page."""
     await page.get_by_role("link", name="Post-hoc tests").first.click()
     await page.locator("h1", has_text="Post-hoc tests").first.wait_for(timeout=TIMEOUT)
     await idle(page)
     async with page.expect_download(timeout=TIMEOUT) as info:
-        await page.get_by_role("button", name="⬇ SVG").first.click()
+        await page.get_by_role("button", name=f"⬇ {fmt}").first.click()
     download = await info.value
     await download.path()
 
 
-async def session(browser, url: str, rounds: int, export: bool = False, delay: float = 0.0) -> None:
+async def session(browser, url: str, rounds: int, export: str | None = None, delay: float = 0.0) -> None:
     await asyncio.sleep(delay)  # a class arrives over a few seconds, not in the same millisecond
     context = await browser.new_context(viewport={"width": 1300, "height": 900}, accept_downloads=True)
     page = await context.new_page()
@@ -155,7 +156,7 @@ async def session(browser, url: str, rounds: int, export: bool = False, delay: f
                 await page.get_by_text("Correct the Friedman statistic for ties").first.click()
                 await idle(page)
     if export:
-        await export_svg(page)
+        await export_figure(page, export)
     await context.close()
 
 
@@ -170,7 +171,7 @@ def runs_since(runlog: Path, t0: float, by_page: dict | None = None) -> list[flo
     return out
 
 
-async def phase(url: str, n: int, rounds: int, export: bool = False) -> None:
+async def phase(url: str, n: int, rounds: int, export: str | None = None) -> None:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
@@ -183,7 +184,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8, 30])
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--exports", type=int, default=8, help="sessions that each download an SVG (0: none)")
+    parser.add_argument("--exports", type=int, default=8, help="sessions that each download a figure (0: none)")
+    parser.add_argument("--export-formats", nargs="+", default=["SVG", "PNG"], choices=["SVG", "PNG"],
+                        help="the CD diagram's download buttons to measure, one phase each")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
@@ -214,15 +217,15 @@ def main() -> None:
                   f"{sampler.peak:>11.0f} {after:>8.0f} {wall:>7.1f}", flush=True)
             print("         median run by page: " + ", ".join(f"{name} {statistics.median(v):.3f}"
                                                          for name, v in sorted(pages.items())), flush=True)
-        if args.exports:
+        for fmt in args.export_formats if args.exports else []:
             sampler = PssSampler(proc.pid)
             sampler.start()
             t0 = time.time()
-            asyncio.run(phase(url, args.exports, 0, export=True))
+            asyncio.run(phase(url, args.exports, 0, export=fmt))
             sampler.stop.set()
             sampler.join()
             time.sleep(5)
-            print(f"{args.exports} sessions that each exported an SVG: peak PSS {sampler.peak:.0f} MB, "
+            print(f"{args.exports} sessions that each exported the CD diagram as {fmt}: peak PSS {sampler.peak:.0f} MB, "
                   f"{pss_mb(proc.pid):.0f} MB once they left ({time.time() - t0:.1f} s)", flush=True)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -410,6 +410,21 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     return go.Figure(data=traces, layout=layout, _validate=False)
 
 
+def cd_svg(result, *, width: int | None = None, font_family: str = "Helvetica, Arial, sans-serif") -> str:
+    """The CD diagram of :func:`cd_diagram` as a standalone SVG document, written without a browser
+    (paper-ready: black on white, names escaped); see :mod:`compare_lib._cd_static`."""
+    from ._cd_static import cd_svg as render
+
+    return render(result, width=width, font_family=font_family)
+
+
+def cd_tikz(result, *, width_cm: float = 12.0) -> str:
+    """The CD diagram as a TikZ picture for ``\\input`` in a paper (needs ``\\usepackage{tikz}``)."""
+    from ._cd_static import cd_tikz as render
+
+    return render(result, width_cm=width_cm)
+
+
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
     """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
     result = as_frame(result)
