@@ -57,7 +57,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_analysis": ("Analysis", "Source", "analyze"),
     "_rank_sets": ("best_set", "rank_sets", "winners_sentence", "worst_set"),
     "_letters": ("letters",),
-    "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan"),
+    "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
 }
 #: Public names that are other names of the same object.

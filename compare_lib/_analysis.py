@@ -169,7 +169,9 @@ class Analysis(Result):
     def bibtex(self) -> str:
         from ._references import bibtex
 
-        return bibtex(self.paragraph() + " Friedman 1937; Iman & Davenport 1980")
+        from ._document import RANK_SET_NOTE
+
+        return bibtex(self.paragraph() + " Friedman 1937; Iman & Davenport 1980" + (" " + RANK_SET_NOTE if self.control is None else ""))
 
     def _repr_html_(self) -> str:
         return self.to_html(fragment=True)

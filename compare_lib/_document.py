@@ -20,6 +20,10 @@ from ._markdown_text import frame_to_html, frame_to_markdown, md_text
 from ._paper_tables import BOOKTABS_COMMENT, journal_p, latex_escape, scores_table, to_latex
 from ._references import bibtex, cite
 
+RANK_SET_NOTE = ("Rank set: the ranks each classifier can hold, simultaneously for all, at 1 − α (by projection from "
+                 "the post-hoc decisions; Mogstad, Romano, Shaikh & Wilhelm, 2024); letters: classifiers sharing a "
+                 "letter were not found different (Piepho, 2004).")
+
 #: Data sets shown in the scores-with-ranks table of a report (the average ranks use all of them).
 REPORT_MAX_ROWS = 60
 
@@ -94,13 +98,37 @@ def omnibus_table(a) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _rank_sets(a):
+    """The simultaneous rank sets of the analysis's test and procedure (all pairs only), or None."""
+    if a.control is not None:
+        return None
+    from ._rank_sets import rank_sets
+
+    return rank_sets(a.table, alpha=a.alpha, test=a.test, correction=a.correction)
+
+
 def mean_rank_table(a) -> pd.DataFrame:
+    """Mean ranks, best first, with (all pairs) the simultaneous rank set of each classifier (Mogstad et al.
+    2024: the ranks it can hold at 1 − α) and its letters (share a letter = not found different)."""
     ranks = a.mean_ranks.sort_values(kind="stable")
-    out = pd.DataFrame({"classifier": ranks.index, "mean_rank": ranks.to_numpy()})
+    out = pd.DataFrame({"classifier": ranks.index, "mean rank": ranks.to_numpy()})
+    sets = _rank_sets(a)
+    if sets is not None:
+        low, high = sets["rank_low"].reindex(ranks.index), sets["rank_high"].reindex(ranks.index)
+        out["rank set"] = [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(low, high)]
     letters = _letters(a)
     if letters:
         out["letters"] = [letters.get(n, "") for n in ranks.index]
     return out
+
+
+def winners_text(a) -> str | None:
+    sets = _rank_sets(a)
+    if sets is None:
+        return None
+    from ._rank_sets import winners_sentence
+
+    return winners_sentence(sets)
 
 
 def _letters(a) -> dict:
@@ -217,7 +245,7 @@ def summary_text(a) -> str:
     width = max(len(str(n)) for n in ranks["classifier"])
     lines = [_title(a), _omnibus_text(a), "Mean ranks (1 = best):"]
     for row in ranks.itertuples(index=False):
-        lines.append(f"  {str(row.classifier):<{width}}  {row.mean_rank:.3f}" + (f"  {row.letters}" if "letters" in ranks.columns else ""))
+        lines.append(f"  {str(row.classifier):<{width}}  {row[1]:.3f}" + (f"  {row.letters}" if "letters" in ranks.columns else ""))
     lines.append(f"Post hoc: {lookup_test(a.test).label}, {PROCEDURES[a.correction].label}, α = {a.alpha:g}"
                  + (f", control {a.control}" if a.control else ""))
     table = posthoc_table(a)
@@ -237,6 +265,8 @@ def markdown_report(a, *, figures: bool = True) -> str:
     out += ["", "## Methods", ""] + [f"- {md_text(line)}" for line in _method_lines(a)]
     out += ["", "## Results", "", "### Omnibus tests", "", frame_to_markdown(omnibus_table(a), p_columns=("p",))]
     out += ["### Mean ranks", "", frame_to_markdown(mean_rank_table(a))]
+    if winners_text(a):
+        out += [md_text(winners_text(a) + " " + RANK_SET_NOTE), ""]
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -278,7 +308,8 @@ def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
     body = [f"<h1>{e(_title(a))}</h1>", "<h2>Data</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _data_lines(a)) + "</ul>",
             "<h2>Methods</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _method_lines(a)) + "</ul>",
             "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a), p_columns=("p",)),
-            "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))]
+            "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))
+            + (f"<p>{html.escape(winners_text(a) + ' ' + RANK_SET_NOTE)}</p>" if winners_text(a) else "")]
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)

@@ -708,3 +708,34 @@ def _plan_options(options: dict) -> dict:
                 "reps": 1000, "seed": 0, "spread": None, "k": None, "rope": None, "decision": 0.95, "samples": 2000,
                 "baseline": "table", "higher_is_better": None}
     return {**defaults, **options}
+
+
+def plan_sentence(result: PlanResult, *, target: float = 0.8) -> str:
+    """A plan's answer in one plain sentence (no markup): the power of the planned study and the number of data
+    sets the target power needs (a power curve), or the smallest detectable difference, or the N needed."""
+    from ._adjust import PROCEDURES
+
+    who = f"{result.classifier} better than {result.against}" if result.against else f"{result.classifier} different from another classifier"
+    how = lookup_test(result.test).label if result.test in test_names() else result.test
+    if result.correction:
+        how += f", {PROCEDURES[result.correction].label}, α = {result.alpha:g}"
+    if result.question == "difference":
+        if result.reached:
+            return (f"With N = {result.n_datasets} data sets, the smallest difference that finds {who} with "
+                    f"{result.target_power:.0%} power is about {result.difference:.3g} in score units ({how}).")
+        return f"No difference searched reaches {result.target_power:.0%} power with N = {result.n_datasets} data sets ({how})."
+    if result.question == "datasets":
+        if result.reached:
+            return (f"Finding {who} by {result.difference:.3g} with {result.target_power:.0%} power takes at least "
+                    f"N = {result.n_datasets} data sets ({how}).")
+        return f"{result.target_power:.0%} power is not reached within the data-set counts searched ({how})."
+    curve = result.to_frame()
+    last = curve.iloc[-1]
+    text = (f"With N = {int(last['n_datasets'])} data sets the power to find {who} by {result.difference:.3g} is "
+            f"{last['power']:.2f} ({how}; {result.reps:,} simulated studies per N)")
+    enough = curve[curve["power"] >= target]
+    if len(enough):
+        text += f"; {target:.0%} power needs about N = {int(enough['n_datasets'].iloc[0])} data sets."
+    else:
+        text += f"; {target:.0%} power is not reached up to N = {int(last['n_datasets'])}."
+    return text

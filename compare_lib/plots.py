@@ -425,6 +425,56 @@ def cd_tikz(result, *, width_cm: float = 12.0) -> str:
     return render(result, width_cm=width_cm)
 
 
+def rank_sets_figure(frame: pd.DataFrame) -> go.Figure:
+    """The rank set of each classifier (a :func:`compare_lib.rank_sets` frame) as an interval on the rank axis,
+    with its mean rank as a dot; best on top. Simultaneous sets are drawn as solid bars from the best to the
+    worst rank the classifier can hold; bootstrap intervals (marginal) as thin lines."""
+    _check_size(len(frame), MAX_CD_K, "rank-set chart")
+    order = frame.sort_values("mean_rank", kind="stable")
+    names = [_short(str(n)) for n in order.index]
+    marginal = bool(frame.attrs.get("marginal"))
+    low, high = order["rank_low"].to_numpy(dtype=float), order["rank_high"].to_numpy(dtype=float)
+    pad = 0.0 if marginal else 0.4  # a set {r} is drawn as the width of one rank
+    hover = [f"<b>{_h(n)}</b><br>mean rank {m:.3f}<br>" + (f"{lo:.2f} to {hi:.2f} (marginal {1 - frame.attrs.get('alpha', 0.05):.0%})"
+             if marginal else (f"rank {int(lo)}" if lo == hi else f"ranks {int(lo)} to {int(hi)}"))
+             for n, m, lo, hi in zip(order.index, order["mean_rank"], low, high)]
+    traces = [
+        dict(type="bar", orientation="h", y=names, x=high - low + 2 * pad, base=low - pad, width=0.12 if marginal else 0.5,
+             marker=dict(color=GROUP_COLOR, opacity=0.45), hoverinfo="text", hovertext=hover, name="rank set",
+             showlegend=False),
+        dict(type="scatter", mode="markers", y=names, x=order["mean_rank"].tolist(), marker=dict(color="#222", size=8),
+             hoverinfo="text", hovertext=hover, name="mean rank", showlegend=False),
+    ]
+    k = int(frame.attrs.get("k", len(frame)))
+    layout = dict(
+        xaxis=dict(title="rank (1 = best)", range=[0.4, k + 0.6], dtick=1 if k <= 30 else None, zeroline=False),
+        yaxis=dict(autorange="reversed", automargin=True), height=120 + 26 * len(frame), margin=dict(t=30, b=40),
+        title=dict(text="Marginal intervals of the mean rank (bootstrap)" if marginal else
+                   f"Simultaneous {1 - frame.attrs.get('alpha', 0.05):.0%} rank sets", font=dict(size=14)),
+        bargap=0.3,
+    )
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def plan_figure(curve: pd.DataFrame, *, target: float = 0.8, alpha: float | None = None) -> go.Figure:
+    """Power against the number of data sets (a :func:`compare_lib.plan` curve, ``to_frame()``), with its Monte
+    Carlo interval (± 2 standard errors) and the target power as a dashed line."""
+    n, power, se = curve["n_datasets"].tolist(), curve["power"].to_numpy(), curve["mc_se"].to_numpy()
+    traces = [
+        dict(type="scatter", x=n + n[::-1], y=list(np.clip(power + 2 * se, 0, 1)) + list(np.clip(power - 2 * se, 0, 1))[::-1],
+             fill="toself", fillcolor="rgba(76,120,168,0.18)", line=dict(width=0), hoverinfo="skip", showlegend=False,
+             name="± 2 SE"),
+        dict(type="scatter", x=n, y=power.tolist(), mode="lines+markers", line=dict(color=GROUP_COLOR), name="power",
+             hovertemplate="N = %{x}<br>power %{y:.3f}<extra></extra>", showlegend=False),
+    ]
+    shapes = [dict(type="line", xref="paper", x0=0, x1=1, y0=target, y1=target, line=dict(dash="dash", color="#888"))]
+    if alpha is not None:
+        shapes.append(dict(type="line", xref="paper", x0=0, x1=1, y0=alpha, y1=alpha, line=dict(dash="dot", color="#bbb")))
+    layout = dict(xaxis=dict(title="data sets (N)"), yaxis=dict(title="power", range=[0, 1.02]), shapes=shapes,
+                  height=360, margin=dict(t=30, b=50))
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
     """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
     result = as_frame(result)

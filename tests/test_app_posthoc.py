@@ -247,3 +247,26 @@ def test_rom_and_li_with_a_control_from_a_link():
     at = _posthoc_app(test="mean-ranks", procedure="li")
     assert by_label(at.selectbox, "Procedure").value == "holm"
     assert any("Li is not available" in i for i in texts(at.info))
+
+
+def test_how_sure_is_the_ranking_view():
+    """Issue 22: the rank sets of the chosen test and procedure, the possible winners named, letters in the table;
+    the same numbers as cl.rank_sets and cl.letters."""
+    at = _posthoc_app(sample="garcia2008")
+    _view(at, "How sure is the ranking?")
+    garcia = cl.load_scores(cl_path("garcia_herrera2008_table2_accuracy.csv"))
+    sets = cl.rank_sets(garcia, test=cl.RECOMMENDED_TEST)
+    assert any(cl.winners_sentence(sets) in m for m in texts(at.markdown))
+    table = next(d.value for d in at.dataframe if "rank set" in d.value.columns)
+    expected = cl.letters(cl.posthoc(garcia, test=cl.RECOMMENDED_TEST, as_result=True))
+    for row in table.itertuples(index=False):
+        lo, hi = sets.loc[row.classifier, ["rank_low", "rank_high"]]
+        assert row[2] == (f"{lo}" if lo == hi else f"{lo}–{hi}")
+        assert row.letters == expected[row.classifier]
+    assert len(at.get("plotly_chart")) == 1
+    at.toggle(key="w_ph_boot").set_value(True)
+    at.run()
+    assert not at.exception and len(at.get("plotly_chart")) == 2
+    by_label(at.radio, "Compare").set_value(1)
+    at.run()
+    assert any("choose **All pairs**" in i for i in texts(at.info))

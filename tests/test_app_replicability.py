@@ -90,3 +90,24 @@ def test_run_experiment_bad_classifier():
     at.run()
     assert not at.exception
     assert any("'sklearn.nothing' is not offered" in e for e in texts(at.error))
+
+
+def test_planning_view_power_curve_and_detectable_difference():
+    """Issue 22: how many data sets do I need? The curve and the sentences are the library's."""
+    import numpy as np
+
+    import compare_lib as cl
+
+    at = open_page("replicability")
+    at.number_input(key="w_plan_nmax").set_value(20)
+    at.number_input(key="w_plan_reps").set_value(200)
+    at.button(key="w_plan_run").click()
+    at.run(timeout=120)
+    assert not at.exception
+    table = cl.load_scores(SAMPLES / "demsar2006_table6_auc_untied.csv", higher_is_better=True)
+    names = table.classifiers
+    expected = cl.plan(table, n_datasets=sorted({int(x) for x in np.linspace(5, 20, num=10)}),
+                       difference=cl.suggest_rope(table)[0], classifier=names[0], against=names[1], reps=200, seed=0,
+                       baseline="exchangeable")
+    assert any(cl.plan_sentence(expected) in m for m in texts(at.markdown))
+    assert any(c.proto.spec and "power" in c.proto.spec for c in at.get("plotly_chart"))

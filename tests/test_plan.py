@@ -267,3 +267,18 @@ def test_bad_input_tables_and_inverse_questions(demsar):
         plan(k=60, n_datasets=1000, reps=100_000)
     with pytest.raises(cl.InputError, match="limit of 4,000,000,000"):
         plan(n_datasets=1000, reps=100_000, test="bayesian-signed-rank", rope=0.1)
+
+
+def test_plan_sentences_state_the_answer():
+    import compare_lib as cl
+
+    from tests.conftest import SAMPLES
+
+    table = cl.load_scores(SAMPLES / "demsar2006_table6_auc_untied.csv", higher_is_better=True)
+    curve = cl.plan(table, n_datasets=[5, 10, 40], difference=0.05, classifier="C4.5", against="C4.5+m", reps=200,
+                    baseline="exchangeable")
+    text = cl.plan_sentence(curve)
+    assert text.startswith("With N = 40 data sets the power to find C4.5 better than C4.5+m by 0.05 is ")
+    assert f"{curve.power[-1]:.2f}" in text and ("power needs about N = " in text or "is not reached" in text)
+    smallest = cl.detectable_difference(table, n_datasets=14, classifier="C4.5", against="C4.5+m", reps=200)
+    assert f"{smallest.difference:.3g}" in cl.plan_sentence(smallest) and "smallest difference" in cl.plan_sentence(smallest)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 import compare_lib as cl
@@ -158,7 +159,8 @@ if result.attrs.get("approximate_pairs") and spec.approximate_note:
 elif spec.exact_note:
     st.caption(spec.exact_note)
 
-VIEWS = ["CD diagram", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses", "Report"]
+VIEWS = ["CD diagram", "How sure is the ranking?", "Adjusted p-values", "Where procedures disagree", "Wins / ties / losses",
+         "Report"]
 # One view at a time (tabs would compute and draw all five on every click).
 view = st.segmented_control("Show", VIEWS, default=VIEWS[0] if ss.get("ph_view") not in VIEWS else ss["ph_view"],
                             key="w_ph_view") or VIEWS[0]
@@ -194,6 +196,51 @@ if view == "CD diagram":
             "rank lies in its span, with no rejected pair among them. A classifier can belong to two bars: the data "
             "do not tell which group it belongs to. Classifiers with equal mean ranks are joined or left out together."
         )
+
+elif view == "How sure is the ranking?":
+    st.markdown(
+        "A mean-rank order is not a ranking: two classifiers whose pair the procedure cannot tell apart may hold "
+        "each other's places. Each bar spans the ranks a classifier **can** hold, for all classifiers at once at "
+        f"{1 - alpha:.0%} confidence: from 1 + the number of classifiers significantly better to k − the number "
+        "significantly worse, under the test and procedure chosen above (Mogstad, Romano, Shaikh & Wilhelm, 2024)."
+    )
+    if family == "control":
+        st.info("Rank sets and letters need every pair compared: choose **All pairs** above.")
+    else:
+        sets = ui.call(ui.rank_sets, token, table, alpha, test, procedure, "simultaneous")
+        if sets is not None:
+            st.markdown(f"**{esc(cl.winners_sentence(sets))}**")
+            letters = ui.call(ui.letters, token, table, test, procedure, control, alpha)
+            shown = sets.sort_values("mean_rank", kind="stable")
+            display = pd.DataFrame({
+                "classifier": shown.index, "mean rank": shown["mean_rank"].round(3),
+                "rank set": [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(shown["rank_low"], shown["rank_high"])],
+                "significantly better than": shown["better_than"], "significantly worse than": shown["worse_than"],
+                "letters": [(letters or {}).get(n, "") for n in shown.index],
+            })
+            if table.n_classifiers <= ui.MAX_CD_K:
+                st.plotly_chart(cl.plots.rank_sets_figure(sets), width="stretch", key="rank_sets_chart",
+                                config=ui.CHART_CONFIG)
+            st.dataframe(display, hide_index=True, width="stretch", column_config={
+                "rank set": st.column_config.TextColumn(help="The ranks this classifier can hold (1 = best), "
+                                                        "simultaneously for all classifiers."),
+                "letters": st.column_config.TextColumn(help="Classifiers that share a letter were not found different "
+                                                       "by the procedure (compact letter display, Piepho 2004)."),
+            })
+            ui.download_buttons(display, "rank_sets", caption=f"Simultaneous {1 - alpha:.0%} rank sets and letters "
+                                f"({cl.posthoc_labels[test]}, {cl.PROCEDURES[procedure].label})", key="ranksets")
+            st.caption("The guarantee holds when the procedure controls the family-wise error strongly and the pairwise "
+                       "orders are consistent (the true order is the one of each pair's parameter: the pseudo-median "
+                       "difference for Wilcoxon, the median difference for the sign test, the expected rank difference "
+                       "for the mean-ranks statistics).")
+            if st.toggle("Show marginal bootstrap intervals of the mean rank instead", key="w_ph_boot"):
+                boot = ui.call(ui.rank_sets, token, table, alpha, test, procedure, "bootstrap")
+                if boot is not None:
+                    st.plotly_chart(cl.plots.rank_sets_figure(boot), width="stretch", key="rank_boot_chart",
+                                    config=ui.CHART_CONFIG)
+                    st.caption("Percentile intervals of each mean rank from 2,000 resamplings of the data sets (seed 0). "
+                               "Each interval holds on its own (marginal), not for all classifiers at once: do not read "
+                               "a ranking from them.")
 
 elif view == "Adjusted p-values":
     apvs = ui.call(ui.apv_effects, token, table, test, control, effect)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pandas as pd
+import numpy as np
 import streamlit as st
 
 import compare_lib as cl
@@ -25,8 +26,8 @@ st.markdown(
     "repeatable test and 0.5 at worst."
 )
 
-tab_sel, tab_folds, tab_run = st.tabs(
-    ["How replicable is my verdict?", "Tests on fold-level results", "Run an experiment"]
+tab_sel, tab_plan, tab_folds, tab_run = st.tabs(
+    ["How replicable is my verdict?", "How many data sets do I need?", "Tests on fold-level results", "Run an experiment"]
 )
 
 GROUPS = {
@@ -104,6 +105,58 @@ with tab_sel:
                     "Wilcoxon test more powerful than the t-tests and the sign test the weakest, and Friedman "
                     "ahead of ANOVA for similar classifiers."
                 )
+
+# -- planning: power by simulation -----------------------------------------------------------------
+PLAN_MAX_REPS = 5000  # per size on the shared app (the library allows more)
+with tab_plan:
+    st.markdown(
+        "Before the experiment: how many data sets does it take to find classifier A better than B by a given "
+        "difference? Each simulated study draws data sets from **your** table (with the classifiers shuffled within "
+        "each data set, so that the difference you state is the whole effect), adds the difference to A's scores "
+        "and runs the post-hoc test and procedure; the power is the share of studies that reject A vs B."
+    )
+    names = table.classifiers
+    p1, p2, p3 = st.columns(3)
+    pa, pb = ui.classifier_pair(names, p1, p2, "w_plan", labels=("A (shifted)", "B"))
+    difference = p3.number_input("Difference (score units)", value=float(cl.suggest_rope(table)[0]), format="%.4g",
+                                 key="w_plan_diff", help="How much better A is, in the units of the scores.")
+    q1, q2, q3, q4 = st.columns(4)
+    plan_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not table.has_missing or spec.handles_missing}
+    plan_test = plan_tests[q1.selectbox("Test", list(plan_tests), index=list(plan_tests.values()).index(cl.RECOMMENDED_TEST)
+                                        if cl.RECOMMENDED_TEST in plan_tests.values() else 0, key="w_plan_test")]
+    n_max = int(q2.number_input("Largest N", min_value=5, max_value=200, value=max(30, table.n_datasets), step=5,
+                                key="w_plan_nmax"))
+    reps = int(q3.number_input("Studies per N", min_value=100, max_value=PLAN_MAX_REPS, value=500, step=100,
+                               key="w_plan_reps", help=f"At most {PLAN_MAX_REPS:,} here."))
+    plan_seed = int(q4.number_input("Seed", min_value=0, value=0, step=1, key="w_plan_seed"))
+    sizes = sorted({int(x) for x in np.linspace(5, n_max, num=min(10, n_max - 4))})
+    plan_config = (state.active_token(), pa, pb, float(difference), plan_test, sizes, reps, plan_seed, float(alpha))
+    if st.button("Compute the power curve", type="primary", key="w_plan_run"):
+        bar = st.progress(0.0, text="Simulating studies…")
+        result = ui.call(cl.plan, table, n_datasets=sizes, difference=float(difference), classifier=pa, against=pb,
+                         test=plan_test, alpha=alpha, reps=reps, seed=plan_seed, baseline="exchangeable",
+                         progress=lambda f: bar.progress(min(1.0, f), text=f"Simulating studies… {f:.0%}"))
+        smallest = None
+        if result is not None:
+            bar.progress(1.0, text="The smallest difference this table's N could detect…")
+            smallest = ui.call(cl.detectable_difference, table, n_datasets=table.n_datasets, classifier=pa, against=pb,
+                               test=plan_test, alpha=alpha, reps=min(reps, 1000), seed=plan_seed, power=0.8)
+        bar.empty()
+        if result is not None:
+            ss["plan_result"] = (plan_config, result, smallest)
+    stored = ss.get("plan_result")
+    if stored is not None:
+        cfg, result, smallest = stored
+        if cfg != plan_config:
+            st.caption("The results below are from an earlier run with other settings; press the button to update.")
+        st.markdown(f"**{esc(cl.plan_sentence(result, target=0.8))}**")
+        if smallest is not None:
+            st.markdown(esc(cl.plan_sentence(smallest, target=0.8)))
+        curve = result.to_frame()
+        st.plotly_chart(cl.plots.plan_figure(curve, alpha=alpha), width="stretch", key="plan_curve", config=ui.CHART_CONFIG)
+        ui.download_buttons(curve, "power_curve", caption="Power by number of data sets", key="plan")
+        st.caption("Power to reject A vs B with the chosen test and Holm's procedure over all pairs, from "
+                   f"{reps:,} simulated studies per N (band: ± 2 Monte Carlo standard errors); dashed line: 80%.")
 
 # -- 2. fold-level results ------------------------------------------------------------------------
 with tab_folds:
