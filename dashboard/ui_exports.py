@@ -49,12 +49,13 @@ def figure_image(fig_json: str, fmt: str) -> bytes:
         return cl.plots.figure_image(pio.from_json(fig_json), fmt)
 
 
-def figure_downloads(fig, stem: str, *, key: str, svg=None) -> None:
+def figure_downloads(fig, stem: str, *, key: str, svg=None, png=None) -> None:
     """SVG and PNG (made on click) and a self-contained HTML of a figure.
 
-    ``svg``: a function that writes the figure's SVG without a browser (the CD diagram's own renderer,
-    :func:`compare_lib.plots.cd_svg`); other figures' SVG, and every PNG, are rendered by kaleido in a
-    browser started for that export and ended after it. Nothing is rendered until a download asks."""
+    ``svg``, ``png``: functions that write the figure without a browser (the CD diagram's own renderers,
+    :func:`compare_lib.plots.cd_svg` and :func:`compare_lib.plots.cd_png`); other figures are rendered by
+    kaleido in a browser started for that export and ended after it. Nothing is rendered until a download
+    asks."""
     row = st.container(horizontal=True)
     fig_json = fig.to_json()
     stem = state.file_stem(stem)
@@ -62,6 +63,8 @@ def figure_downloads(fig, stem: str, *, key: str, svg=None) -> None:
     def image(fmt: str) -> bytes:
         if fmt == "svg" and svg is not None:
             return svg().encode("utf-8")
+        if fmt == "png" and png is not None:
+            return png()
         problem = image_export_available()
         if problem is not None:
             raise RuntimeError(f"SVG/PNG export is not available on this server ({problem}); use the HTML download.")

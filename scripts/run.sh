@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
   .venv/bin/python -m pip install --quiet --upgrade pip
 fi
-if ! .venv/bin/python -c "import compare_lib, streamlit, python_calamine" 2>/dev/null; then
+if ! .venv/bin/python -c "import compare_lib, streamlit, python_calamine, click, resvg_py" 2>/dev/null || [ ! -x .venv/bin/compare-classifiers ]; then
   .venv/bin/python -m pip install --quiet -e .
 fi
 exec .venv/bin/python -m streamlit run dashboard/app.py "$@"

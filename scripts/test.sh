@@ -11,7 +11,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv || exit 1
   .venv/bin/python -m pip install --quiet --upgrade pip || exit 1
 fi
-if ! .venv/bin/python -c "import compare_lib, streamlit, pytest, hypothesis, playwright, baycomp, python_calamine, openpyxl, odf" 2>/dev/null; then
+if ! .venv/bin/python -c "import compare_lib, streamlit, pytest, hypothesis, playwright, baycomp, python_calamine, openpyxl, odf, click, resvg_py" 2>/dev/null || [ ! -x .venv/bin/compare-classifiers ]; then
   .venv/bin/python -m pip install --quiet -e '.[test]' || exit 1
 fi
 .venv/bin/python -m pytest "$@"

@@ -190,7 +190,7 @@ def test_the_paragraph_says_what_was_averaged_not_how_the_file_was_read():
     at.segmented_control(key="w_ph_view").set_value("Report")
     at.run()
     paragraph = at.code[0].value
-    assert "(test_roc_auc, higher is better)" in paragraph
+    assert "by their test_roc_auc (higher is better)" in paragraph
     assert "Data: Averaged 3 rows per data set and classifier (fold): each cell is the mean of 3 folds." in paragraph
     assert "Ignored the unnamed column" not in paragraph
 

@@ -340,3 +340,22 @@ def test_a_squeezed_tikz_axis_labels_fewer_ranks_but_keeps_every_tick():
     labelled, plain = ([int(v) for v in loop.split(",")] for loop in loops)
     assert len(labelled) < hi - lo + 1 and all(r % 5 == 0 for r in labelled)  # 4 cm for ~30 ranks: every 5th
     assert sorted(labelled + plain) == list(range(lo, hi + 1))
+
+
+def test_cd_png_is_rasterized_without_a_browser(monkeypatch, demsar_table):
+    """cl.plots.cd_png: resvg renders the SVG (a PNG of the right size); kaleido is not called."""
+    import struct
+
+    import compare_lib as cl
+    import compare_lib.plots as plots
+
+    def no_browser(*args, **kwargs):
+        raise AssertionError("kaleido was called")
+
+    monkeypatch.setattr(plots, "figure_image", no_browser)
+    result = cl.posthoc(demsar_table, "mean-ranks", "nemenyi", as_result=True)
+    png = plots.cd_png(result, scale=2)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    svg_width = float(plots.cd_svg(result).split('width="')[1].split('"')[0])
+    assert abs(width - 2 * svg_width) <= 2 and height > 100

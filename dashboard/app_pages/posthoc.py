@@ -186,7 +186,8 @@ if view == "CD diagram":
                 + (" The shaded band spans one critical difference on either side of the control." if result.attrs["cd"] else
                    " Only Bonferroni-Dunn has a single critical difference to draw.")
             )
-        ui.figure_downloads(fig, "cd_diagram", key="cd", svg=lambda: cl.plots.cd_svg(result))
+        ui.figure_downloads(fig, "cd_diagram", key="cd", svg=lambda: cl.plots.cd_svg(result),
+                            png=lambda: cl.plots.cd_png(result))
     with st.expander("How to read a CD diagram"):
         st.markdown(
             "Each classifier hangs from its mean rank over the data sets (1 = best, on the right). With Nemenyi, "

@@ -108,6 +108,7 @@ with tab_sel:
 
 # -- planning: power by simulation -----------------------------------------------------------------
 PLAN_MAX_REPS = 5000  # per size on the shared app (the library allows more)
+PLAN_MAX_N = 200  # the largest study size the app simulates
 with tab_plan:
     st.markdown(
         "Before the experiment: how many data sets does it take to find classifier A better than B by a given "
@@ -124,8 +125,9 @@ with tab_plan:
     plan_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not table.has_missing or spec.handles_missing}
     plan_test = plan_tests[q1.selectbox("Test", list(plan_tests), index=list(plan_tests.values()).index(cl.RECOMMENDED_TEST)
                                         if cl.RECOMMENDED_TEST in plan_tests.values() else 0, key="w_plan_test")]
-    n_max = int(q2.number_input("Largest N", min_value=5, max_value=200, value=max(30, table.n_datasets), step=5,
-                                key="w_plan_nmax"))
+    n_max = int(q2.number_input("Largest N", min_value=5, max_value=PLAN_MAX_N,
+                                value=min(PLAN_MAX_N, max(30, table.n_datasets)), step=5, key="w_plan_nmax",
+                                help=f"At most {PLAN_MAX_N} data sets here."))
     reps = int(q3.number_input("Studies per N", min_value=100, max_value=PLAN_MAX_REPS, value=500, step=100,
                                key="w_plan_reps", help=f"At most {PLAN_MAX_REPS:,} here."))
     plan_seed = int(q4.number_input("Seed", min_value=0, value=0, step=1, key="w_plan_seed"))
