@@ -409,7 +409,10 @@ class Procedure:
     :func:`compare_lib.critical_difference` that draws its decisions on the mean-ranks axis.
     ``showcase``: the families in which the verdicts view shows it beside the others with the
     mean-ranks statistic (the default correction is shown with every statistic). ``formula``: the APV
-    as a LaTeX formula (p_1 <= ... <= p_m) for reports and the dashboard.
+    as a LaTeX formula (p_1 <= ... <= p_m) for reports and the dashboard. ``corrects``: False for the
+    uncorrected choice ("none", the raw p-values), a teaching choice rather than a procedure to compare:
+    :func:`procedures_for` leaves it out unless asked (``include_uncorrected=True``), and with it the APV
+    table's default columns; it is used only where named.
     """
 
     name: str
@@ -427,6 +430,7 @@ class Procedure:
     max_hypotheses: int | None = None
     critical_difference: str | None = None
     showcase: tuple[str, ...] = ()
+    corrects: bool = True
 
     def unavailable(self, family: str | None = None, *, mean_ranks: bool | None = None, k: int | None = None,
                     m: int | None = None, exhaustive_max_k: int | None = None) -> str | None:
@@ -501,8 +505,8 @@ def register_procedure(name: str, apv: Callable[[Hypotheses], np.ndarray], *, la
     ``apv(hypotheses)`` gets a :class:`Hypotheses` (``p``, ``family``, ``k``, ``pairs``, ``statistic``) and
     returns one adjusted p-value per hypothesis, in the input order; the library then caps them to
     [p, 1] and (``monotone=True``) makes them non-decreasing in p with tied p-values sharing one APV.
-    Other keywords (``mean_ranks_only``, ``exhaustive``, ``critical_difference``, ``showcase``) are
-    those of :class:`Procedure`.
+    Other keywords (``mean_ranks_only``, ``exhaustive``, ``critical_difference``, ``showcase``,
+    ``corrects``) are those of :class:`Procedure`.
 
     >>> import numpy as np, compare_lib as cl
     >>> _ = cl.register_procedure("double", lambda h: 2 * h.p, label="Doubled", reference="a toy")
@@ -524,6 +528,17 @@ def unregister_procedure(name: str) -> None:
     PROCEDURES.pop(name, None)
 
 
+#: The uncorrected choice: each hypothesis tested at alpha on its own (the adjusted p-value is the raw one).
+UNCORRECTED = "none"
+
+register_procedure(
+    UNCORRECTED, lambda h: h.p, label="none (uncorrected)", kind="uncorrected",
+    reference="no correction for multiple comparisons", corrects=False,
+    description="Uncorrected: each pair is tested at α on its own, so the chance of at least one false "
+                "'significant' pair (the family-wise error) grows with the number of pairs, up to "
+                "1 − (1 − α)^m for m independent tests. For teaching; report a corrected procedure.",
+    formula=r"p_{adj} = p",
+)
 register_procedure(
     "nemenyi", _nemenyi_apv, label="Nemenyi", families=("all-pairs",), kind="single-step",
     reference="Nemenyi 1963; Demšar 2006, §3.2.2",
@@ -605,13 +620,18 @@ register_procedure(
     formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
 )
 
+#: The procedures the family-wise error demonstration (:func:`compare_lib.familywise_error`) compares by default:
+#: none, the simplest correction and the step-down one that improves on it.
+FAMILYWISE_PROCEDURES = (UNCORRECTED, "bonferroni", "holm")
+
 
 def procedures_for(family: str, *, mean_ranks: bool | None = None, k: int | None = None, m: int | None = None,
-                   exhaustive_max_k: int | None = None) -> list[str]:
+                   exhaustive_max_k: int | None = None, include_uncorrected: bool = False) -> list[str]:
     """Names of the procedures available for a family ("all-pairs" or "control"), in registry order; with
-    ``mean_ranks``, ``k``, ``m`` or ``exhaustive_max_k`` only those that :meth:`Procedure.unavailable` allows."""
+    ``mean_ranks``, ``k``, ``m`` or ``exhaustive_max_k`` only those that :meth:`Procedure.unavailable` allows.
+    The uncorrected choice (``corrects=False``, "none") only with ``include_uncorrected=True``."""
     return [name for name, p in PROCEDURES.items()
-            if family in p.families
+            if family in p.families and (p.corrects or include_uncorrected)
             and p.unavailable(None, mean_ranks=mean_ranks, k=k, m=m, exhaustive_max_k=exhaustive_max_k) is None]
 
 
@@ -651,8 +671,9 @@ def adjust(
     correction : str
         A name of :data:`PROCEDURES`: "bonferroni", "bonferroni-dunn" (the same formula, named for a control
         family), "holm", "hochberg", "hommel", "holland", "finner", "rom", "li", "shaffer", "bergmann-hommel"
-        or "bergmann-hommel-closed", or one added with :func:`register_procedure`. ("nemenyi" needs the
-        mean-ranks statistic; use :func:`compare_lib.posthoc`.) Rom and Li are defined for comparisons with a
+        or "bergmann-hommel-closed", "none" (no correction: the raw p-values, a teaching choice), or one added
+        with :func:`register_procedure`. ("nemenyi" needs the mean-ranks statistic; use
+        :func:`compare_lib.posthoc`.) Rom and Li are defined for comparisons with a
         control (García et al. 2010): pass ``family="all-pairs"`` to have them refused for all pairwise
         comparisons. ``method`` is the former name of this argument (deprecated).
     k : int, optional

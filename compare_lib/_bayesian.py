@@ -373,17 +373,40 @@ def suggest_rope(table) -> tuple[float, str]:
 
     Accuracies, AUCs and error rates in [0, 1]: 0.01, one percentage point, the tutorial's choice.
     Scores in percent (0 to 100): 1. Anything else: 1% of the median absolute score. Always a choice
-    to state in a report (the result records it).
+    to state in a report (the result records it). ``table`` is a score table, or any array or Series of
+    scores (the fold-level scores of one experiment); missing cells are ignored.
     """
-    t = as_table(table, True) if not isinstance(table, ScoreTable) else table
-    values = np.abs(t.scores.to_numpy())
+    if isinstance(table, ScoreTable):
+        values = table.scores.to_numpy(dtype=float)
+    elif isinstance(table, pd.DataFrame) and "score" in table.columns:  # fold-level rows
+        values = table["score"].to_numpy(dtype=float)
+    elif isinstance(table, pd.DataFrame):
+        values = as_table(table, True).scores.to_numpy(dtype=float)
+    else:
+        values = np.asarray(table, dtype=float)
+    values = np.abs(values[np.isfinite(values)])
     top = float(values.max()) if values.size else 0.0
     if top <= 1.0:
         return 0.01, "Scores in [0, 1] (accuracy, AUC, error): one percentage point, 0.01, as in the tutorial."
-    if top <= 100.0 and float(values.min()) >= 0:
+    if top <= 100.0:
         return 1.0, "Scores look like percentages (0 to 100): one percentage point, 1."
     rope = float(np.median(values)) * 0.01
     return rope, f"Scores on their own scale: 1% of the median absolute score, {rope:.4g}."
+
+
+def rope_scale_warning(rope: float, scores, *, what: str = "these scores") -> str | None:
+    """A warning when a ROPE is on another scale than ``scores`` (at least 10 times the ROPE
+    :func:`suggest_rope` gives them, or a tenth of it): a ROPE of 1 percentage point written for accuracies in
+    percent makes every pair of accuracies in [0, 1] "equivalent"; None when the scales agree."""
+    suggested, _ = suggest_rope(scores)
+    if rope <= 0 or suggested <= 0:
+        return None
+    ratio = rope / suggested
+    if ratio >= 10 or ratio <= 0.1:
+        return (f"The ROPE ±{rope:g} is {'larger' if ratio >= 10 else 'smaller'} than {what} suggest (±{suggested:g}, "
+                f"one percentage point on their scale) by a factor of {max(ratio, 1 / ratio):.3g}: it is probably on "
+                "another scale. Check it before reading P(equivalent).")
+    return None
 
 
 def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank", decision: float = 0.95,

@@ -71,8 +71,13 @@ def _method_lines(a) -> list[str]:
                         if "exact" in a.omnibus else "")
                      + "; the repeated-measures ANOVA is shown for comparison (Demšar, 2006, §3.2.1).")
     family = (f"each classifier against the control {a.control}" if a.control else "all pairs of classifiers")
-    lines.append(f"Post hoc: {family} with {cite(spec.sentence(a.posthoc_result))}; the family-wise error is "
-                 f"controlled at α = {a.alpha:g} by {proc.label}'s procedure ({cite(proc.reference)}).")
+    if getattr(proc, "corrects", True):
+        lines.append(f"Post hoc: {family} with {cite(spec.sentence(a.posthoc_result))}; the family-wise error is "
+                     f"controlled at α = {a.alpha:g} by {proc.label}'s procedure ({cite(proc.reference)}).")
+    else:
+        lines.append(f"Post hoc: {family} with {cite(spec.sentence(a.posthoc_result))}, each at α = {a.alpha:g}; the "
+                     "p-values are NOT corrected for multiple comparisons (a teaching choice: the chance of a false "
+                     "'significant' pair grows with the number of pairs).")
     if "effect" in a.posthoc.columns:
         from .report import _EFFECT_SENTENCE
 
@@ -147,8 +152,10 @@ def posthoc_table(a) -> pd.DataFrame:
     from ._adjust import PROCEDURES
 
     r = a.posthoc
+    proc = PROCEDURES[a.correction]
+    adjusted = f"adjusted p ({proc.label})" if getattr(proc, "corrects", True) else "p (not corrected)"
     out = pd.DataFrame({"a": r["a"], "b": r["b"], "statistic": r["statistic"], "p": r["p"],
-                        f"adjusted p ({PROCEDURES[a.correction].label})": r["p_adj"], "significant": r["reject"],
+                        adjusted: r["p_adj"], "significant": r["reject"],
                         "better": np.where(r["reject"], r["better"], "")})
     if "effect" in r.columns:
         from .report import EFFECT_SHORT
@@ -161,7 +168,7 @@ def posthoc_table(a) -> pd.DataFrame:
             out[f"{level} CI high"] = r["effect_high"]
     if "n_datasets" in r.columns:
         out["N"] = r["n_datasets"]
-    out.attrs["p_columns"] = ("p", f"adjusted p ({PROCEDURES[a.correction].label})")
+    out.attrs["p_columns"] = ("p", adjusted)
     return out.reset_index(drop=True)
 
 

@@ -265,7 +265,10 @@ def _effect_hover(result: pd.DataFrame) -> dict[str, str]:
     return (head + both.groupby("name", sort=False)["line"].agg("".join)).to_dict()
 
 
-def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
+_CD_ORIENTATIONS = ("auto", "horizontal", "vertical")
+
+
+def cd_diagram(result: pd.DataFrame, *, width: int | None = None, orientation: str = "auto") -> go.Figure:
     """Interactive critical-difference diagram of a post-hoc result.
 
     The axis shows mean ranks with the best on the right. All pairs: a thick bar joins each group of
@@ -273,10 +276,28 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     contradict its table), and the CD is drawn where the procedure has one (Nemenyi). Versus a
     control (Demšar's Figure 1b): the control is highlighted, classifiers the procedure finds
     different from it are marked, and with Bonferroni-Dunn the interval of one CD on either side of
-    the control is drawn. Hover a name for its mean rank, a bar for the largest APV inside the group.
+    the control is drawn. Tap or hover a name for its mean rank, a bar for the largest APV inside the group.
+
+    ``orientation="horizontal"`` is Demšar's figure; ``"vertical"`` turns it for a narrow screen: the rank
+    axis runs down with the best at the top, the names are stacked to its right at their mean ranks (long
+    ones wrapped at word boundaries), the group bars and the CD are vertical bars beside the axis, and the
+    whole fits about 320 px. ``"auto"`` (the default) draws the horizontal one unless ``width`` is given and
+    narrower than the horizontal one's ``layout.meta["min_width"]``. ``layout.meta["orientation"]`` says
+    which was drawn; ``layout.meta["min_width"]`` how narrow it can go without crowding its labels.
     """
+    if orientation not in _CD_ORIENTATIONS:
+        raise InputError(f"orientation must be one of {', '.join(_CD_ORIENTATIONS)}; got {orientation!r}.")
     result = as_frame(result)
     lay = cd_layout(result)
+    if orientation != "vertical":
+        fig = _cd_horizontal(result, lay, width)
+        if orientation == "horizontal" or width is None or width >= fig.layout.meta["min_width"]:
+            return fig
+    return _cd_vertical(result, lay, width)
+
+
+def _cd_axis(lay: CDLayout) -> tuple[int, int]:
+    """The integer ranks (lo, hi) spanned by the axis of either orientation."""
     k = lay.k
     ranks = [ln.mean_rank for ln in lay.lines]
     # The axis spans the whole ranks 1..k for small k; for many classifiers only the occupied integers,
@@ -286,6 +307,24 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         lo, hi = max(1, lo - 1), min(k, hi + 1)
     if lay.cd is not None and hi - lo < lay.cd:
         lo = max(1, hi - math.ceil(lay.cd))
+    return lo, hi
+
+
+def _cd_style(lay: CDLayout, ln: CDLine, effect_hover: dict[str, str]) -> tuple[str, str, bool]:
+    """(colour, hover text, bold) of one classifier's line and name."""
+    color = LINE_COLOR
+    if lay.control is not None:
+        color = CONTROL_COLOR if ln.name == lay.control else DIFFERENT_COLOR if ln.name in lay.different_from_control else LINE_COLOR
+    hover = f"<b>{_h(ln.name)}</b><br>mean rank {ln.mean_rank:.3f}"
+    if lay.control is not None and ln.name != lay.control:
+        hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + _h(lay.control)
+    hover += effect_hover.get(ln.name, "")
+    return color, hover, lay.control is not None and ln.name == lay.control
+
+
+def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.Figure:
+    k = lay.k
+    lo, hi = _cd_axis(lay)
     span = hi - lo
     ext = 0.06 * span + 0.15
     x_left, x_right = hi + ext, lo - ext
@@ -336,20 +375,13 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
     for ln in lay.lines:
         y = first_line - step * ln.level
         edge = x_right if ln.side == "right" else x_left
-        color = LINE_COLOR
-        if lay.control is not None:
-            color = CONTROL_COLOR if ln.name == lay.control else DIFFERENT_COLOR if ln.name in lay.different_from_control else LINE_COLOR
-        hover = f"<b>{_h(ln.name)}</b><br>mean rank {ln.mean_rank:.3f}"
-        if lay.control is not None and ln.name != lay.control:
-            hover += "<br>" + ("different from " if ln.name in lay.different_from_control else "not shown different from ") + _h(lay.control)
-        hover += effect_hover.get(ln.name, "")
+        color, hover, bold = _cd_style(lay, ln, effect_hover)
         xs, ys = elbows.setdefault(color, ([], []))
         xs += [ln.mean_rank, ln.mean_rank, edge, None]
         ys += [0, y, y, None]
         marker_x.append(ln.mean_rank)
         marker_color.append(color)
         marker_hover.append(hover)
-        bold = lay.control is not None and ln.name == lay.control
         label = _short(ln.name)
         text = f"<b>{_h(label)}</b>" if bold else _h(label)
         annotations.append(
@@ -404,8 +436,246 @@ def cd_diagram(result: pd.DataFrame, *, width: int | None = None) -> go.Figure:
         plot_bgcolor="rgba(0,0,0,0)",
         paper_bgcolor="rgba(0,0,0,0)",
         # The narrowest width at which the axis keeps ~44 px per rank and the names their margins: an app
-        # can scroll sideways below it instead of squeezing the diagram.
-        meta=dict(min_width=int(margin["l"] + margin["r"] + max(220, 44 * (span + 2 * ext)))),
+        # can scroll sideways below it instead of squeezing the diagram (or draw the vertical diagram).
+        meta=dict(min_width=int(margin["l"] + margin["r"] + max(220, 44 * (span + 2 * ext))), orientation="horizontal"),
+    )
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+# The vertical diagram, for a narrow screen. Its x coordinates are pixels of a design width (the chart may be
+# stretched wider, never narrower than meta.min_width); its y coordinates are mean ranks, best at the top.
+_V_WIDTH = 320  # px: fits the 328 px column of a 360 px phone
+_V_MARGIN = 4
+_V_SIZE = 13  # px: the names
+_V_RANK_SIZE = 11  # px: the mean rank after a name, the tick labels
+_V_LINE = 1.3 * _V_SIZE  # plotly's line spacing in multi-line text
+_V_GAP = 5.0  # px between two stacked names (their boxes, with plotly's padding, do not touch)
+_V_PAD = 12.0  # px: names may reach this far beyond either end of the axis
+_V_BREAK_AFTER = "-_/.+:,;|)]"
+
+
+def _text_px(text: str, size: float) -> float:
+    """A generous estimate of the width of ``text`` in a proportional sans-serif font of ``size`` px (wide
+    letters counted wide, so that an estimate that fits, fits)."""
+    import unicodedata
+
+    em = 0.0
+    for ch in text:
+        if ch in "iIjlft.,:;'|!()[]{} -/\\r":
+            em += 0.4
+        elif ch in "mwMW@%":
+            em += 0.95
+        elif ch.isascii():
+            em += 0.75 if ch.isupper() else 0.6
+        else:
+            em += 1.05 if unicodedata.east_asian_width(ch) in "WF" else 0.75
+    return em * size
+
+
+def _wrap(text: str, max_px: float, size: float) -> list[str]:
+    """``text`` in lines of at most ``max_px`` (estimated): broken at spaces; a word wider than a line after
+    its - _ / . + : and the like and between camelCase humps, and inside a part only where that part alone is
+    still wider. Joining the lines gives back the text without the spaces at the breaks (no-break spaces hold)."""
+
+    def fits(s: str) -> bool:
+        return _text_px(s, size) <= max_px
+
+    lines: list[str] = []
+    line = ""
+    for word in (w for w in text.split(" ") if w):
+        if fits(f"{line} {word}" if line else word):
+            line = f"{line} {word}" if line else word
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+        if fits(word):
+            line = word
+            continue
+        parts, current = [], ""
+        for ch in word:
+            if ch.isupper() and current[-1:].islower():
+                parts.append(current)
+                current = ""
+            current += ch
+            if ch in _V_BREAK_AFTER:
+                parts.append(current)
+                current = ""
+        if current:
+            parts.append(current)
+        for part in parts:
+            if fits(line + part):
+                line += part
+                continue
+            if line:
+                lines.append(line)
+            while not fits(part) and len(part) > 1:
+                cut = len(part) - 1
+                while cut > 1 and not fits(part[:cut]):
+                    cut -= 1
+                lines.append(part[:cut])
+                part = part[cut:]
+            line = part
+    if line:
+        lines.append(line)
+    return lines or [text]
+
+
+def _stack(centres: list[float], heights: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Centres of labels kept in their order, at least ``gap`` apart and within [low, high], as near as
+    possible (least squares) to the wanted ``centres``: isotonic regression (pool adjacent violators) of the
+    wanted top edges minus the room the labels above need."""
+    offsets, room = [], 0.0
+    for h in heights:
+        offsets.append(room)
+        room += h + gap
+    targets = [c - h / 2 - o for c, h, o in zip(centres, heights, offsets)]
+    blocks: list[list[float]] = []  # [sum, count]
+    for t in targets:
+        blocks.append([t, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            s, n = blocks.pop()
+            blocks[-1][0] += s
+            blocks[-1][1] += n
+    fitted = [b[0] / b[1] for b in blocks for _ in range(int(b[1]))]
+    upper = high - offsets[-1] - heights[-1] if heights else high
+    return [min(max(s, low), max(upper, low)) + o + h / 2 for s, o, h in zip(fitted, offsets, heights)]
+
+
+def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.Figure:
+    k = lay.k
+    lo, hi = _cd_axis(lay)
+    span = hi - lo
+    total = max(240, int(width)) if width else _V_WIDTH
+    plot_w = total - 2 * _V_MARGIN
+    # x positions (px): [CD bar] tick labels | axis | group bars | elbows | names.
+    axis_x = 48.0 if lay.cd is not None else 34.0
+    bar_rows = max((b.row for b in lay.bars), default=-1) + 1
+    row_step = min(8.0, max(2.0, 80.0 / bar_rows)) if bar_rows else 0.0
+    bar_px = max(1.5, min(5.0, row_step - 2))
+
+    def bar_x(row: int) -> float:
+        return axis_x + 9 + row_step * row
+
+    bars_end = bar_x(bar_rows - 1) if bar_rows else axis_x
+    elbow_a = bars_end + 8
+    elbow_b = elbow_a + 14
+    label_x = elbow_b + 4
+    budget = max(120.0, plot_w - label_x)
+
+    # The names, wrapped to the room right of the elbows, best first.
+    order = sorted(lay.lines, key=lambda ln: (ln.mean_rank, ln.name))
+    effect_hover = _effect_hover(result)
+    labels, heights, widths = [], [], []
+    for ln in order:
+        lines = _wrap(_short(ln.name), budget, _V_SIZE)
+        rank = f"({ln.mean_rank:.2f})"
+        rank_px = _text_px(rank, _V_RANK_SIZE)
+        bold = _cd_style(lay, ln, effect_hover)[2]
+        html_lines = [f"<b>{_h(x)}</b>" if bold else _h(x) for x in lines]
+        rank_html = f"<span style='font-size:{_V_RANK_SIZE}px'>{rank}</span>"
+        line_px = [_text_px(x, _V_SIZE) for x in lines]
+        if line_px[-1] + 6 + rank_px <= budget:  # the mean rank after the name, else on a line of its own
+            html_lines[-1] += "  " + rank_html
+            line_px[-1] += 6 + rank_px
+        else:
+            html_lines.append(rank_html)
+            line_px.append(rank_px)
+        labels.append("<br>".join(html_lines))
+        heights.append(len(html_lines) * _V_LINE)
+        widths.append(max(line_px))
+
+    # Pixels per rank: at least 40 (26 on a long axis), more when the stacked names need more room.
+    need = sum(heights) + _V_GAP * (k - 1)
+    ppr = max(40.0 if span <= 12 else 26.0, (need - 2 * _V_PAD) / max(span, 1))
+    cd_room = 34.0 if lay.cd is not None else 0.0
+    plot_h = cd_room + 2 * _V_PAD + span * ppr
+    r_top = lo - (cd_room + _V_PAD) / ppr
+    r_bottom = hi + _V_PAD / ppr
+    centres = _stack([(ln.mean_rank - r_top) * ppr for ln in order], heights, _V_GAP, cd_room, plot_h)
+    label_ranks = [r_top + c / ppr for c in centres]
+
+    traces: list[dict] = []
+
+    def line_trace(xs, ys, *, name, color=LINE_COLOR, width_px=1.2, hover=None, meta=None, opacity=1.0):
+        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", name=name, meta=meta, opacity=opacity,
+                           line=dict(color=color, width=width_px), hoverinfo="text" if hover else "skip",
+                           hovertext=hover, showlegend=False))
+
+    # Axis, ticks to its left, every integer rank labelled.
+    line_trace([axis_x, axis_x], [lo, hi], name="axis", width_px=1.5)
+    ticks_x, ticks_y = [], []
+    for r in range(lo, hi + 1):
+        ticks_x += [axis_x - 6, axis_x, None]
+        ticks_y += [r, r, None]
+    line_trace(ticks_x, ticks_y, name="ticks", width_px=1.2)
+    traces.append(dict(type="scatter", x=[axis_x - 8] * (span + 1), y=list(range(lo, hi + 1)), mode="text",
+                       text=[str(r) for r in range(lo, hi + 1)], textposition="middle left",
+                       textfont=dict(size=_V_RANK_SIZE + 1), hoverinfo="skip", showlegend=False, name="tick labels"))
+
+    if lay.control_interval is not None:
+        c_lo, c_hi = lay.control_interval
+        line_trace([axis_x, axis_x], [max(c_lo, lo), min(c_hi, hi)], name="control interval", color=CONTROL_COLOR,
+                   width_px=9, hover=f"{_h(lay.control)} ± CD: mean ranks {c_lo:.3f} to {c_hi:.3f}", meta=[c_lo, c_hi],
+                   opacity=0.35)
+
+    # Elbows: across from the axis past the group bars, then slanting to the stacked name (names keep the
+    # order of the mean ranks, so that no two elbows cross).
+    annotations = []
+    elbows: dict[str, tuple[list, list]] = {}
+    marker_y, marker_color, marker_hover = [], [], []
+    for ln, text, y_label in zip(order, labels, label_ranks):
+        color, hover, _ = _cd_style(lay, ln, effect_hover)
+        xs, ys = elbows.setdefault(color, ([], []))
+        xs += [axis_x, elbow_a, elbow_b, None]
+        ys += [ln.mean_rank, ln.mean_rank, y_label, None]
+        marker_y.append(ln.mean_rank)
+        marker_color.append(color)
+        marker_hover.append(hover)
+        annotations.append(dict(x=label_x, y=y_label, xref="x", yref="y", text=text, showarrow=False, xanchor="left",
+                                yanchor="middle", align="left", font=dict(size=_V_SIZE),
+                                hovertext=_h(ln.name) if _short(ln.name) != ln.name else None))
+    for color, (xs, ys) in elbows.items():
+        line_trace(xs, ys, name="classifiers", color=color)
+    traces.append(dict(type="scatter", x=[axis_x] * len(order), y=marker_y, mode="markers", name="mean ranks",
+                       marker=dict(size=7, color=marker_color), hoverinfo="text", hovertext=marker_hover,
+                       meta=[ln.name for ln in order], showlegend=False))
+
+    pad = 0.02 * max(k - 1, 1)
+    for bar in lay.bars:
+        hover = (f"<b>not significantly different</b><br>{_h(', '.join(bar.members))}"
+                 f"<br>largest adjusted p inside: {bar.max_apv:.4g}")
+        x = bar_x(bar.row)
+        line_trace([x, x], [bar.low - pad, bar.high + pad], name="group", color=GROUP_COLOR, width_px=bar_px,
+                   hover=hover, meta=list(bar.members))
+
+    # The critical difference: a vertical bar left of the tick labels from the best end, labelled above it.
+    if lay.cd is not None:
+        start, end = lo, lo + lay.cd
+        line_trace([8, 8], [start, end], name="cd", color=GROUP_COLOR, width_px=2.5,
+                   hover=f"critical difference {lay.cd:.3f}", meta=lay.cd)
+        line_trace([4, 12, None, 4, 12], [start, start, None, end, end], name="cd ends", color=GROUP_COLOR, width_px=2)
+        annotations.append(dict(x=0, y=r_top + (cd_room - 4) / ppr, xref="x", yref="y", text=f"CD = {lay.cd:.3f}",
+                                showarrow=False, xanchor="left", yanchor="bottom", font=dict(size=12)))
+
+    # "α = 0.05" stays on one line (no-break spaces, drawn as spaces).
+    title_lines = _wrap(html.unescape(lay.title).replace(" = ", "\u00a0=\u00a0"), plot_w, 13)
+    margin = dict(l=_V_MARGIN, r=_V_MARGIN, t=int(14 + 18 * len(title_lines)), b=6)
+    need_w = max([label_x + w for w in widths] + [_text_px(x, 13) for x in title_lines])
+    layout = dict(
+        annotations=annotations,
+        xaxis=dict(range=[0, plot_w], visible=False, fixedrange=True),
+        yaxis=dict(range=[r_bottom, r_top], visible=False, fixedrange=True),  # best at the top
+        height=int(math.ceil(plot_h)) + margin["t"] + margin["b"],
+        width=width,
+        margin=margin,
+        title=dict(text="<br>".join(_hs(title_lines)), font=dict(size=13), x=0, xanchor="left"),
+        hovermode="closest",
+        showlegend=False,
+        plot_bgcolor="rgba(0,0,0,0)",
+        paper_bgcolor="rgba(0,0,0,0)",
+        meta=dict(orientation="vertical", min_width=int(math.ceil(need_w)) + 2 * _V_MARGIN, px_per_rank=ppr,
+                  line_px=_V_LINE, gap_px=_V_GAP),
     )
     return go.Figure(data=traces, layout=layout, _validate=False)
 
@@ -485,6 +755,41 @@ def plan_figure(curve: pd.DataFrame, *, target: float = 0.8, alpha: float | None
     return go.Figure(data=traces, layout=layout, _validate=False)
 
 
+def familywise_figure(curves: pd.DataFrame, *, alpha: float = 0.05, y: str = "fwer") -> go.Figure:
+    """The family-wise error (``y="fwer"``) or the power (``y="power"``) of each procedure against the number of
+    classifiers k: ``curves`` stacks :func:`compare_lib.familywise_error` results with a ``k`` column. The
+    analytic 1 − (1 − α)^m of m independent tests is drawn dashed, α dotted."""
+    traces = []
+    for i, (label, part) in enumerate(curves.groupby("label", sort=False)):
+        part = part.sort_values("k")
+        se = part["mc_se" if y == "fwer" else "power_mc_se"].to_numpy()
+        traces.append(dict(type="scatter", x=part["k"].tolist(), y=part[y].tolist(), mode="lines+markers", name=_h(label),
+                           line=dict(color=_TEST_COLORS[i % len(_TEST_COLORS)]),
+                           error_y=dict(type="data", array=(2 * se).tolist(), visible=True, thickness=1),
+                           hovertemplate=f"{_h(label)}<br>k = %{{x}}<br>{y} %{{y:.3f}}<extra></extra>"))
+    shapes = []
+    if y == "fwer":
+        analytic = curves.dropna(subset=["analytic"]).sort_values("k")
+        if len(analytic):
+            traces.append(dict(type="scatter", x=analytic["k"].tolist(), y=analytic["analytic"].tolist(), mode="lines",
+                               name="1 − (1 − α)^m, m independent tests", line=dict(dash="dash", color="#555"),
+                               hovertemplate="k = %{x}<br>%{y:.3f}<extra>independent tests</extra>"))
+        shapes.append(dict(type="line", xref="paper", x0=0, x1=1, y0=alpha, y1=alpha, line=dict(dash="dot", color="#999")))
+    layout = dict(xaxis=dict(title="classifiers (k)", dtick=1), yaxis=dict(
+        title="P(at least one false 'significant' pair)" if y == "fwer" else "share of true differences found",
+        range=[0, 1.02]), shapes=shapes, height=380, margin=dict(t=30, b=50), legend=dict(orientation="h", y=-0.25))
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _power_of_ten_colorbar(zmin: float, title: str) -> dict:
+    """A colour bar over log10 values labelled as p-values in powers of ten (1, 0.1, 0.01, 10⁻³, ...)."""
+    low = int(math.floor(zmin))
+    step = max(1, math.ceil(-low / 8))
+    ticks = list(range(0, low - 1, -step))
+    labels = ["1" if t == 0 else f"{10.0 ** t:g}" if t >= -2 else f"10<sup>{t}</sup>" for t in ticks]
+    return dict(title=title, tickvals=ticks, ticktext=labels)
+
+
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
     """k x k heatmap of the adjusted p-values of a post-hoc result (log colour scale, rejections marked)."""
     result = as_frame(result)
@@ -507,7 +812,8 @@ def apv_heatmap(result: pd.DataFrame) -> go.Figure:
         go.Heatmap(
             z=z, x=_hs(order), y=_hs(order), text=text.tolist(), texttemplate="%{text}", colorscale="Blues", reversescale=True,
             zmin=min(np.nanmin(z) if np.isfinite(z).any() else -3, np.log10(alpha) - 1), zmax=0,
-            colorbar=dict(title="log10 APV"),
+            colorbar=_power_of_ten_colorbar(min(np.nanmin(z) if np.isfinite(z).any() else -3, np.log10(alpha) - 1),
+                                            "adjusted p"),
             hovertemplate="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
         )
     )
@@ -855,7 +1161,7 @@ def relevance_figure(demo: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
         fig.add_trace(go.Scatter(x=demo["n"], y=demo[column], mode="lines+markers", name=label, line=dict(color=color)),
                       row=1, col=2)
     fig.update_xaxes(type="log", title_text="data sets")
-    fig.update_yaxes(type="log", title_text="p", row=1, col=1)
+    fig.update_yaxes(type="log", title_text="p", row=1, col=1, exponentformat="power", dtick=1)  # 10⁻⁶, not 1μ
     fig.update_yaxes(range=[-0.02, 1.02], title_text="posterior probability", row=1, col=2)
     fig.update_layout(height=420, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=50, b=10))
     return fig

@@ -409,7 +409,8 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
         f"each classifier against the control {attrs['control']} ({k - 1} hypotheses)"
         if attrs.get("control") else ("the two classifiers" if k == 2 else f"all {k * (k - 1) // 2} pairs of classifiers")
     )
-    found = grouped_findings(result)
+    corrected = getattr(proc, "corrects", True)
+    found = grouped_findings(result, p_name="adjusted p" if corrected else "p")
     n_rejected = int(result["reject"].sum())
     if not found:
         finding = "No pair differed significantly."
@@ -428,9 +429,26 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
     return (
         f"We compared k = {k} classifiers on N = {n} data sets by their {metric} ({direction}), following "
         f"Demšar (2006). Mean ranks (1 = best): {rank_text}. {omnibus}. "
-        f"Post hoc, we compared {family} with {stat_text}, controlling the family-wise error with "
-        f"{proc.label}'s procedure ({cite(proc.reference)}) at α = {alpha:g}.{cd_text} {finding}{data_sentence(table)}"
+        f"Post hoc, we compared {family} with {stat_text}, " + (
+            f"controlling the family-wise error with {proc.label}'s procedure ({cite(proc.reference)}) at α = {alpha:g}."
+            if corrected else
+            f"each at α = {alpha:g} on its own: the p-values are not corrected for multiple comparisons, so the chance "
+            f"of at least one false 'significant' pair among the {len(result)} is larger than α.")
+        + f"{cd_text} {finding}{data_sentence(table)}"
     ).replace("..", ".")
+
+
+def selection_sentence(result: pd.DataFrame, a: str, b: str, n_total: int) -> str:
+    """One sentence for "how replicable is my verdict?" from an unbiased (bias 0) row of
+    :func:`compare_lib.selection_experiment`: "Drawing 10 of your 14 data sets at random (1,000 draws), Wilcoxon
+    rejects A vs B at α = 0.05 in 59% of draws; two draws agree with probability R(e) = 0.59." (plain text)."""
+    row = result[result["bias"] == 0].iloc[0]
+    attrs = result.attrs
+    n_sets, samples = attrs.get("n_sets"), attrs.get("samples")
+    alpha = attrs.get("alpha", 0.05)
+    return (f"Drawing {n_sets} of your {n_total} data sets at random ({samples:,} draws), {row['test']} rejects {a} vs {b} "
+            f"at α = {alpha:g} in {row['rejection_rate']:.0%} of draws; two draws agree on the verdict with probability "
+            f"R(e) = {row['R_e']:.2f}.")
 
 
 def bayesian_paragraph(frame: pd.DataFrame, *, metric: str = "score") -> str:
@@ -464,20 +482,20 @@ def bayesian_paragraph(frame: pd.DataFrame, *, metric: str = "score") -> str:
 
 def bayes_vs_frequentist(bayes: pd.DataFrame, freq: pd.DataFrame) -> pd.DataFrame:
     """Each pair's Bayesian decision beside the frequentist verdict of a :func:`compare_lib.posthoc`
-    result (all pairs), with a note where they tell different stories: "significant but practically
-    equivalent" (the test rejects, yet the posterior puts the difference inside the ROPE) and "not
-    significant but probably better" (no rejection, yet one classifier is practically better with
-    posterior probability at least 0.9)."""
+    result (all pairs), with a note where they tell different stories, by the Bayesian decision itself (the
+    posterior probability of a region reaching the decision threshold, as in the ``decision`` column):
+    "significant but practically equivalent" (the test rejects, the decision is "equivalent") and "not
+    significant but practically better" (no rejection, the decision names a better classifier)."""
     key = {frozenset((a, b)): (p, r, better) for a, b, p, r, better in
            zip(freq["a"], freq["b"], freq["p_adj"], freq["reject"], freq["better"])}
     rows = []
     for row in bayes.itertuples():
         p_adj, reject, better = key[frozenset((row.a, row.b))]
         note = ""
-        if reject and row.p_rope >= max(row.p_a, row.p_b):
+        if reject and row.decision == "equivalent":
             note = "significant but practically equivalent"
-        elif not reject and max(row.p_a, row.p_b) >= 0.9:
-            note = "not significant but probably better (" + (row.a if row.p_a > row.p_b else row.b) + ")"
+        elif not reject and row.decision in ("a better", "b better"):
+            note = "not significant but practically better (" + (row.a if row.decision == "a better" else row.b) + ")"
         rows.append({"a": row.a, "b": row.b, "p_a": row.p_a, "p_rope": row.p_rope, "p_b": row.p_b,
                      "bayesian": row.decision, "p_adj": p_adj, "significant": bool(reject),
                      "better (frequentist)": better if reject else "", "note": note})

@@ -54,7 +54,10 @@ with st.sidebar:
 
 for problem in st.session_state.pop("query_problems", []):
     st.warning(ui.esc(problem))
-ui.guarded(page.run)
+try:
+    ui.guarded(page.run)
+finally:  # also when the page stopped early (st.stop): the URL always holds the view
+    links.share_view(links.PAGES.get(page.title))
 
 with st.sidebar:
     # After the page ran, so that a change made on the page is already reflected.

@@ -13,8 +13,8 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -26,32 +26,120 @@ import state
 MAX_LINK_DATA_CHARS = cl.limits.APP_MAX_LINK_DATA_CHARS
 #: A link's table may decompress to at most this many bytes (a zip bomb in a link is refused).
 MAX_LINK_DATA_BYTES = cl.limits.APP_MAX_LINK_DATA_BYTES
+#: At most this many of the table's notes travel with a table in a link.
+MAX_LINK_NOTES = 20
 #: Left-out data sets are listed by name up to this many characters, else compressed by position.
 MAX_DROP_CHARS = cl.limits.APP_MAX_DROP_CHARS
 
-#: URL parameter -> (session-state key, kind) of each page's choices.
-PAGE_PARAMS: dict[str, tuple[str, str]] = {
-    "family": ("ph_family", "str"),
-    "test": ("ph_test", "str"),
-    "correction": ("ph_correction", "str"),
-    "control": ("ph_control", "str"),
-    "view": ("ph_view", "str"),
-    "effect": ("ph_effect", "str"),
-    "tie": ("om_tie", "bool"),
-    "pproc": ("pool_correction", "str"),
-    "pfriedman": ("pool_friedman", "bool"),
-    "pstat": ("pool_statistic", "str"),
-    "member": ("pool_members", "list"),
-    "pa": ("pool_a", "str"),
-    "pb": ("pool_b", "str"),
-    "ra": ("rep_a", "str"),
-    "rb": ("rep_b", "str"),
-    "btest": ("bay_test", "str"),
-    "rope": ("bay_rope", "float"),
-    "bview": ("bay_view", "str"),
-    "ba": ("bay_a", "str"),
-    "bb": ("bay_b", "str"),
+@dataclass(frozen=True)
+class Choice:
+    """One persisted choice of a page, declared once: the link's parameter, the session-state key where the page
+    keeps the value (and reads its default from), the kind of value, the page, and the widget that sets it (its
+    key, without the table-version suffix some widgets carry). :func:`share_view` writes every choice of a page
+    from the session; a link restores them; a test checks that every keyed widget is declared here or in
+    :data:`NOT_IN_LINKS`."""
+
+    param: str
+    key: str
+    kind: str  # "str", "bool", "float", "int" or "list"
+    page: str
+    widget: str
+    #: The value a link leaves out (the page's default), so that links stay short.
+    default: Any = None
+    #: Where the value comes from when it is not simply ``session_state[key]`` (None: leave it out of the link).
+    read: Callable[[Any], Any] | None = field(default=None, compare=False)
+
+    def value(self, ss) -> Any:
+        value = self.read(ss) if self.read is not None else ss.get(self.key)
+        return None if value is None or value == self.default else value
+
+
+CHOICES: tuple[Choice, ...] = (
+    Choice("lview", "load_preview", "str", "load_data", "w_preview_view", "Scores (rank)"),
+    Choice("tie", "om_tie", "bool", "omnibus", "w_tie_correction", False),
+    Choice("ochart", "om_chart", "str", "omnibus", "w_om_chart", "Mean ranks"),
+    Choice("family", "ph_family", "str", "posthoc", "w_ph_family"),
+    Choice("test", "ph_test", "str", "posthoc", "w_ph_test"),
+    Choice("correction", "ph_correction", "str", "posthoc", "w_ph_correction"),
+    Choice("control", "ph_control", "str", "posthoc", "w_ph_control",
+           read=lambda ss: ss.get("ph_control") if ss.get("ph_family") == "control" else None),
+    Choice("view", "ph_view", "str", "posthoc", "w_ph_view"),
+    Choice("effect", "ph_effect", "str", "posthoc", "w_ph_effect"),
+    Choice("pboot", "ph_boot", "bool", "posthoc", "w_ph_boot", False),
+    Choice("pproc", "pool_correction", "str", "pool", "w_pool_proc"),
+    Choice("pfriedman", "pool_friedman", "bool", "pool", "w_pool_friedman"),
+    Choice("pstat", "pool_statistic", "str", "pool", "w_pool_statistic", "none"),
+    Choice("member", "pool_members", "list", "pool", "w_pool_members",
+           read=lambda ss: list(ss["pool_members"]) if ss.get("pool_members") and list(ss["pool_members"])
+           != state.kept_classifiers() else None),
+    Choice("pa", "pool_a", "str", "pool", "w_pool_a"),
+    Choice("pb", "pool_b", "str", "pool", "w_pool_b"),
+    Choice("ptab", "pool_tab", "str", "pool", "w_pool_tab", "Subset explorer"),
+    Choice("ra", "rep_a", "str", "replicability", "w_rep_a"),
+    Choice("rb", "rep_b", "str", "replicability", "w_rep_b"),
+    Choice("rnsets", "rep_nsets", "int", "replicability", "w_rep_nsets"),
+    Choice("rsamples", "rep_samples", "int", "replicability", "w_rep_samples", 1000),
+    Choice("rkmax", "rep_kmax", "int", "replicability", "w_rep_kmax", 20),
+    Choice("rkstep", "rep_kstep", "int", "replicability", "w_rep_kstep", 2),
+    Choice("rtest", "rep_tests", "list", "replicability", "w_rep_tests"),
+    Choice("rseed", "rep_seed", "int", "replicability", "w_rep_seed", 0),
+    Choice("rtab", "rep_tab", "str", "replicability", "w_rep_tab", "How replicable is my verdict?"),
+    Choice("qa", "plan_a", "str", "replicability", "w_plan_a"),
+    Choice("qb", "plan_b", "str", "replicability", "w_plan_b"),
+    Choice("qdiff", "plan_diff", "float", "replicability", "w_plan_diff"),
+    Choice("qtest", "plan_test", "str", "replicability", "w_plan_test"),
+    Choice("qnmax", "plan_nmax", "int", "replicability", "w_plan_nmax"),
+    Choice("qreps", "plan_reps", "int", "replicability", "w_plan_reps", 500),
+    Choice("qseed", "plan_seed", "int", "replicability", "w_plan_seed", 0),
+    Choice("fsrc", "fold_source", "str", "replicability", "w_fold_source"),
+    Choice("fa", "fold_a", "str", "replicability", "w_fold_a"),
+    Choice("fb", "fold_b", "str", "replicability", "w_fold_b"),
+    Choice("fscheme", "fold_scheme", "str", "replicability", "w_fold_scheme"),
+    Choice("ftest", "fold_test", "str", "replicability", "w_fold_test"),
+    Choice("fratio", "fold_ratio", "float", "replicability", "w_fold_ratio"),
+    Choice("btest", "bay_test", "str", "bayesian", "w_bay_test"),
+    Choice("rope", "bay_rope", "float", "bayesian", "w_bay_rope"),
+    Choice("bprior", "bay_prior_link", "float", "bayesian", "w_bay_prior",
+           read=lambda ss: ss.get(f"bay_prior_{ss.get('bay_test', 'signed-rank')}")),
+    Choice("bdec", "bay_decision", "float", "bayesian", "w_bay_decision", 0.95),
+    Choice("bsamples", "bay_samples", "int", "bayesian", "w_bay_samples", 50_000),
+    Choice("bseed", "bay_seed", "int", "bayesian", "w_bay_seed", 0),
+    Choice("bview", "bay_view", "str", "bayesian", "w_bay_view"),
+    Choice("ba", "bay_a", "str", "bayesian", "w_bay_a"),
+    Choice("bb", "bay_b", "str", "bayesian", "w_bay_b"),
+    Choice("bmeasure", "bay_measure", "str", "bayesian", "w_bay_measure"),
+    Choice("bfocus", "bay_forest_focus", "str", "bayesian", "w_bay_forest_focus"),
+    Choice("bfsrc", "bfold_source", "str", "bayesian", "w_bfold_source"),
+    Choice("bfa", "bfold_a", "str", "bayesian", "w_bfold_a"),
+    Choice("bfb", "bfold_b", "str", "bayesian", "w_bfold_b"),
+    Choice("bfratio", "bfold_ratio", "float", "bayesian", "w_bfold_ratio"),
+    Choice("bfhigher", "bfold_higher", "bool", "bayesian", "w_bfold_higher", True),
+    Choice("bfrope", "bfold_rope", "float", "bayesian", "w_bfold_rope"),
+    Choice("bfscheme", "bfold_scheme", "str", "bayesian", "w_bfold_scheme"),
+    Choice("bfds", "bfold_ds", "str", "bayesian", "w_bfold_ds"),
+    Choice("bfseed", "bfold_seed", "str", "bayesian", "w_bfold_seed"),
+)
+
+#: Keyed widgets that are deliberately not in links, with the reason (the completeness test reads this).
+NOT_IN_LINKS: dict[str, str] = {
+    "w_sample": "the sample travels as ?sample=",
+    "w_source": "how a table is being loaded, not a view of it",
+    "w_upload": "a file never travels by link (its table does, as ?data= or ?fp=)",
+    "w_paste": "as w_upload", "w_paste_load": "a button",
+    "w_layout": "how a file is read: the table itself travels", "w_missing": "as w_layout",
+    "w_format": "as w_layout", "w_sheet": "as w_layout", "w_loaded_missing": "as w_layout (?data= keeps the policy)",
+    "w_metric": "travels as ?metric=", "w_aggregate": "travels as ?agg=",
+    "w_direction": "travels as ?dir=", "w_direction_ok": "a confirmation", "w_new_direction": "travels as ?dir=",
+    "w_pending_metric": "a file being read", "w_pending_aggregate": "a file being read", "w_pending_use": "a button",
+    "w_keep_c": "travels as ?classifier=", "w_leave_out": "travels as ?drop=", "w_leave_out_text": "as w_leave_out",
+    "w_use_experiment": "a button", "w_rep_run": "a button", "w_plan_run": "a button",
+    "w_pool_matrix_go": "a button",
 }
+
+#: URL parameter -> (session-state key, kind) of each page's choices (derived from :data:`CHOICES`).
+PAGE_PARAMS: dict[str, tuple[str, str]] = {c.param: (c.key, c.kind) for c in CHOICES}
+
+
 #: Former parameter names that old links still carry -> the current name.
 RENAMED_PARAMS = {"procedure": "correction"}
 GLOBAL_PARAMS = ("sample", "data", "fp", "classifier", "drop", "dropz", "alpha", "dir", "metric", "agg")
@@ -78,13 +166,29 @@ def _unpack(text: str) -> Any:
 MAX_LINK_CELLS = cl.limits.APP_MAX_LINK_CELLS
 
 
+def _link_text(value: Any, kind: str) -> Any:
+    if kind == "list":
+        return [str(v) for v in value]
+    if kind == "bool":
+        return bool(value)
+    if kind == "float":
+        return f"{float(value):.10g}"
+    if kind == "int":
+        return str(int(value))
+    return str(value)
+
+
 def table_payload(table: cl.ScoreTable) -> str | None:
     """The table compressed for a link, or None when it is too large to travel in one (memoized per table)."""
     def compute() -> str:
         if table.scores.size > MAX_LINK_CELLS:
             return ""
+        where = state.origin()
         packed = _pack({"csv": table.scores.to_csv(float_format="%.17g"), "higher": table.higher_is_better,
-                        "metric": table.metric, "missing": table.missing})
+                        "metric": table.metric, "missing": table.missing,
+                        # what the receiver must know: the file's name and what was done to the data
+                        "name": where.label if where.kind in ("file", "link") else where.describe(),
+                        "notes": list(table.notes)[:MAX_LINK_NOTES]})
         return packed if len(packed) <= MAX_LINK_DATA_CHARS else ""
 
     return state.session_memo("_payload_memo", table, compute) or None
@@ -120,11 +224,14 @@ def apply_query_params() -> None:
             table = state.load_bytes(str(payload["csv"]).encode("utf-8"), "table from the link", with_direction,
                                      "wide", missing)
             metric = payload.get("metric")
-            if isinstance(metric, str) and metric:
-                table = cl.ScoreTable(table.scores, table.higher_is_better, missing=missing, source=table.source,
-                                      notes=table.notes, metric=metric[:200])
-            state.set_table(table, state.Origin("link", "table from the link", missing=missing,
-                                                metric=table.metric))
+            metric = metric[:200] if isinstance(metric, str) and metric else None
+            name = payload.get("name")
+            name = name[:200] if isinstance(name, str) and name else "table from the link"
+            notes = [str(n)[:1000] for n in payload.get("notes", []) if isinstance(n, str)][:MAX_LINK_NOTES]
+            # The sender's notes (what was averaged, dropped or kept) travel with the scores, said to come from them.
+            table = cl.ScoreTable(table.scores, table.higher_is_better, missing=missing, source=name,
+                                  notes=tuple(notes), metric=metric)
+            state.set_table(table, state.Origin("link", name, missing=missing, metric=table.metric))
         except (ValueError, KeyError, TypeError, cl.InputError) as err:
             problems.append(f"The table carried by the link could not be read ({err}); the default sample is shown.")
     elif raw.get("fp"):
@@ -211,15 +318,16 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
             ss[key] = list(dict.fromkeys(values))
         elif kind == "bool":
             ss[key] = values[0] in ("1", "true", "yes")
-        elif kind == "float":
+        elif kind in ("float", "int"):
             try:
                 number = float(values[0])
             except ValueError:
                 number = float("nan")
-            if number == number and abs(number) != float("inf"):
-                ss[key] = number
+            if number == number and abs(number) != float("inf") and (kind == "float" or number == int(number)):
+                ss[key] = number if kind == "float" else int(number)
             else:
-                problems.append(f"The link's {param} {values[0]!r} is not a number; the default is used.")
+                problems.append(f"The link's {param} {values[0]!r} is not {'a whole number' if kind == 'int' else 'a number'}; "
+                                "the default is used.")
         else:
             ss[key] = values[0]
     return problems
@@ -270,9 +378,37 @@ def check_pending_view(origin_kind: str) -> str | None:
 # writing the current view into the URL
 
 
-def share_view(**choices: Any) -> dict[str, Any]:
-    """Write the current view (table, selection, α, direction and this page's choices) into the URL.
-    Returns what was written, with ``carries_data`` saying whether the link holds the table itself."""
+#: The pages' titles (as app.py names them) -> the page names of :data:`CHOICES`.
+PAGES = {"Load data": "load_data", "Omnibus tests": "omnibus", "Post-hoc tests": "posthoc",
+         "Pool sensitivity": "pool", "Replicability": "replicability", "Bayesian analysis": "bayesian"}
+
+
+def share_view(page: str | None = None) -> dict[str, Any]:
+    """Write the current view into the URL: the table, selection, α and direction, and every declared choice of
+    ``page`` (:data:`CHOICES`, read from the session). app.py calls it after each page run, so a page never lists
+    its choices itself. Returns :func:`link_info`."""
+    params, info = _view_params(page)
+    target = {k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in params.items()}
+    current = {k: st.query_params.get_all(k) for k in st.query_params}
+    if current != target:
+        st.query_params.from_dict(params)
+    return info
+
+
+def link_info() -> dict[str, Any]:
+    """Whether the link of the current view carries the table itself (``carries_data``) or only its fingerprint
+    (``fingerprint_only``)."""
+    return _view_params(None)[1]
+
+
+def _view_params(page: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    ss = st.session_state
+    choices = {}
+    for choice in CHOICES:
+        if choice.page == page:
+            value = choice.value(ss)
+            if value is not None:
+                choices[choice.param] = _link_text(value, choice.kind)
     table = state.full_table()
     origin = state.origin()
     params: dict[str, Any] = {}
@@ -306,11 +442,5 @@ def share_view(**choices: Any) -> dict[str, Any]:
         params["agg"] = origin.aggregate
     params["alpha"] = f"{state.alpha():g}"
     for key, value in choices.items():
-        if value is None:
-            continue
         params[key] = ("1" if value else "0") if isinstance(value, bool) else value
-    target = {k: [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in params.items()}
-    current = {k: st.query_params.get_all(k) for k in st.query_params}
-    if current != target:
-        st.query_params.from_dict(params)
-    return info
+    return params, info

@@ -98,7 +98,7 @@ class Origin:
         if self.kind == "paste":
             return "pasted text"
         if self.kind == "link":
-            return "table carried by the link"
+            return "table carried by the link" + (f" ({self.label})" if self.label and self.label != "table from the link" else "")
         return "experiment run on the Replicability page"
 
 
@@ -177,6 +177,54 @@ def load_sample(label: str) -> cl.ScoreTable:
 def use_sample(label: str) -> None:
     """Make the sample with this label the loaded table."""
     set_table(load_sample(label), Origin("sample", label))
+
+
+#: What a teaching example replaces and "go back" restores.
+_EXAMPLE_KEYS = ("table", "origin", "results", "results_token", "keep_classifiers", "drop_datasets", "upload_token")
+
+
+def remembered(key: str, default: Any, valid: Callable[[Any], bool] = lambda value: True) -> Any:
+    """A page's choice kept in the session under ``key`` (by an earlier visit or a link), if ``valid``; else the
+    default. Widgets start from it, and the page stores their value back under ``key``, which links.CHOICES
+    declares: so the choice survives leaving the page and travels in links."""
+    value = st.session_state.get(key, default)
+    try:
+        return value if valid(value) else default
+    except (TypeError, ValueError):
+        return default
+
+
+def use_example(label: str) -> str:
+    """Load a teaching example's sample, remembering the table it replaces (once: loading a second example
+    keeps the user's own table, not the first example) so that :func:`restore_before_example` can bring it
+    back. Returns a description of what was replaced."""
+    ss = st.session_state
+    ensure_table()
+    replaced = origin().describe()
+    if "before_example" not in ss:
+        ss["before_example"] = {key: ss[key] for key in _EXAMPLE_KEYS if key in ss}
+    use_sample(label)
+    return replaced
+
+
+def before_example() -> Origin | None:
+    """Where the table a teaching example replaced came from (None when no example replaced anything)."""
+    saved = st.session_state.get("before_example")
+    return saved.get("origin") if saved else None
+
+
+def restore_before_example() -> None:
+    """Bring back the table (and its selection) that the teaching example replaced."""
+    ss = st.session_state
+    saved = ss.pop("before_example", None)
+    if not saved:
+        return
+    for key in _EXAMPLE_KEYS:
+        ss.pop(key, None)
+    ss.update(saved)
+    ss["table_version"] = ss.get("table_version", 0) + 1
+    for key in CLASSIFIER_CHOICES:
+        ss.pop(key, None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 
-__all__ = ["report_downloads", "CHART_CONFIG", "image_export_available", "figure_image", "figure_downloads", "download_buttons", "p_columns"]
+__all__ = ["plain_columns", "report_downloads", "CHART_CONFIG", "image_export_available", "figure_image", "figure_downloads", "download_buttons", "p_columns"]
 
 
 #: The toolbar of every chart saves the figure in the reader's own browser (plotly.js, no server work):
@@ -130,6 +130,46 @@ def report_downloads(table: cl.ScoreTable, *, alpha: float, test: str, correctio
                         file_name=f"{ranks_stem}.md", mime="text/markdown", key="ranks_md", on_click="ignore")
     row.download_button("⬇ CSV", lambda: cl.report.scores_table(table, format="csv").encode("utf-8"),
                         file_name=f"{ranks_stem}.csv", mime="text/csv", key="ranks_csv", on_click="ignore")
+
+
+#: Plain-language headers (and the help shown on hovering or tapping them) for the code names of result tables.
+PLAIN_COLUMNS = {
+    "p_a": ("P(a better)", "Posterior probability that a is practically better than b (by more than the ROPE)."),
+    "p_rope": ("P(equivalent)", "Posterior probability that the difference lies inside the ROPE."),
+    "p_b": ("P(b better)", "Posterior probability that b is practically better than a."),
+    "se_a": ("MC error P(a)", "Monte Carlo standard error of P(a better)."),
+    "se_rope": ("MC error P(eq.)", "Monte Carlo standard error of P(equivalent)."),
+    "se_b": ("MC error P(b)", "Monte Carlo standard error of P(b better)."),
+    "decision": ("decision", "The region whose posterior probability reaches the decision threshold, else undecided."),
+    "bayesian": ("Bayesian decision", "The region whose posterior probability reaches the decision threshold."),
+    "p": ("p", "Two-sided p-value of the pair's test, before any correction."),
+    "p_adj": ("adjusted p", "The p-value adjusted for the family of comparisons by the chosen procedure."),
+    "reject": ("rejected", "Adjusted p ≤ α."), "significant": ("significant", "Adjusted p ≤ α."),
+    "mean_rank_a": ("mean rank of a", "1 = best."), "mean_rank_b": ("mean rank of b", "1 = best."),
+    "n_datasets": ("data sets", "The data sets both classifiers have (a table with missing cells)."),
+    "mean_difference": ("mean difference", "Mean of a − b over the data sets, in score units (positive: a better)."),
+    "hodges_lehmann": ("Hodges–Lehmann", "Median of the Walsh averages of a − b, in score units (positive: a better)."),
+    "cohens_dz": ("Cohen's d_z", "Mean difference over its standard deviation."),
+    "rank_biserial": ("rank-biserial r", "Matched-pairs rank-biserial correlation (Kerby 2014)."),
+    "prob_superiority": ("P(a wins)", "Share of data sets on which a wins, ties counted half."),
+    "wilcoxon_p": ("Wilcoxon p", "p-value of the Wilcoxon signed-ranks test."),
+    "almost_consistent": ("almost consistent", "Verdicts agree in all but one repetition."),
+    "agree": ("procedures agree", "Whether every procedure gives the same verdict on the pair."),
+}
+
+
+def plain_columns(frame: pd.DataFrame, **extra) -> dict:
+    """Column configs that give a table's code-named columns a plain header and help (``extra``: more configs,
+    which win). The data keep their names (downloads and notebooks see the same columns)."""
+    config = {}
+    for col in frame.columns:
+        if not isinstance(col, str):
+            continue
+        label, help_text = PLAIN_COLUMNS.get(col, (col.replace("_", " "), None))
+        if label != col or help_text:
+            config[col] = st.column_config.Column(label, help=help_text)
+    config.update(extra)
+    return config
 
 
 def p_columns(frame: pd.DataFrame, columns) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from pathlib import Path
+
 import streamlit as st
 
 import compare_lib as cl
@@ -12,22 +14,88 @@ import state
 from ui_cache import fold_sample
 from ui_text import esc
 
-__all__ = ["wide_chart", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
+__all__ = ["wide_chart", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
 
 
-def wide_chart(fig, key: str, **kwargs) -> None:
-    """A plotly chart that stretches to the page but never below the figure's ``meta.min_width``: in a
-    narrow window (a phone) it keeps its size and scrolls sideways rather than crowding its labels."""
+def wide_chart(fig, key: str, *, narrow=None, **kwargs) -> None:
+    """A plotly chart that stretches to the page but never below the figure's ``meta.min_width``.
+
+    With ``narrow`` (another figure of the same content for a narrow column, e.g. the vertical CD diagram),
+    both are sent and the browser shows one: ``fig`` where its column is at least ``meta.min_width`` wide,
+    ``narrow`` below (a CSS container query on the column's own width, not the window's, so that a sidebar
+    or a layout column counts). Without it, or in a browser without container queries, ``fig`` keeps its
+    size in a narrow window (a phone) and scrolls sideways rather than crowding its labels. The wide chart
+    keeps the key ``<key>_chart``; the narrow one is ``<key>_narrow_chart``.
+    """
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     min_width = int(meta.get("min_width", 0))
-    if min_width:
-        # Our own constant CSS (no user text), scoped to this chart's element by its key.
-        st.markdown(
-            f"<style>.st-key-{key}{{overflow-x:auto}} .st-key-{key} > div{{min-width:{min_width}px}}</style>",
-            unsafe_allow_html=True,
-        )
+    if narrow is None or not min_width:
+        if min_width:
+            # Our own constant CSS (no user text), scoped to this chart's element by its key.
+            st.markdown(
+                f"<style>.st-key-{key}{{overflow-x:auto}} .st-key-{key} > div{{min-width:{min_width}px}}</style>",
+                unsafe_allow_html=True,
+            )
+        with st.container(key=key):
+            st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
+        return
+    st.markdown(f"<style>{_switch_css(key, min_width, _min_width(narrow))}</style>", unsafe_allow_html=True)
     with st.container(key=key):
-        st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
+        with st.container(key=f"{key}_wide"):
+            st.plotly_chart(fig, width="stretch", key=f"{key}_chart", **kwargs)
+        with st.container(key=f"{key}_narrow"):
+            st.plotly_chart(narrow, width="stretch", key=f"{key}_narrow_chart", **kwargs)
+
+
+def _min_width(fig) -> int:
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    return int(meta.get("min_width", 0))
+
+
+def _switch_css(key: str, min_width: int, narrow_min_width: int) -> str:
+    """Constant CSS (keys and numbers from our code, never user text) that shows ``.st-key-<key>_wide`` where
+    the container ``.st-key-<key>`` is at least ``min_width`` px wide and ``.st-key-<key>_narrow`` below;
+    where container queries are not supported, only the wide one, scrolling sideways."""
+    box, wide, narrow = f".st-key-{key}", f".st-key-{key}_wide", f".st-key-{key}_narrow"
+    name = f"wide-chart-{key}"
+    return (
+        f"{box}{{container:{name} / inline-size}}"
+        f"@container {name} (max-width:{min_width - 0.02:.2f}px){{{wide}{{display:none}}}}"
+        f"@container {name} (min-width:{min_width}px){{{narrow}{{display:none}}}}"
+        f"{narrow}{{overflow-x:auto}} {narrow} > div{{min-width:{narrow_min_width}px}}"
+        f"@supports not (container-type:inline-size){{{narrow}{{display:none}} {wide}{{overflow-x:auto}} "
+        f"{wide} > div{{min-width:{min_width}px}}}}"
+    )
+
+
+@st.cache_resource(show_spinner=False)
+def _chart_chunks() -> tuple[str, ...]:
+    """The browser-side chunks of Streamlit's plotly chart and code highlighter (file names carry a build hash)."""
+    static = Path(st.__file__).parent / "static" / "static" / "js"
+    return tuple(f"./static/js/{p.name}" for pattern in ("PlotlyChart.*.js", "StreamlitSyntaxHighlighter.*.js")
+                 for p in sorted(static.glob(pattern))[:1])
+
+
+def preload_chart_code() -> None:
+    """Let the browser load and run the code of plotly's charts (a 4.7 MB chunk, ~1.5 s of a slow CPU) and of the
+    code highlighter while the reader is on a page without charts, so that the first page with a chart (Omnibus)
+    does not wait for it: an empty chart, hidden, after everything else on the page."""
+    links = "".join(f'<link rel="modulepreload" href="{href}">' for href in _chart_chunks())  # constant file names
+    # Our own constant CSS and links (no user text).
+    st.markdown(f"<style>.st-key-{PRELOAD_KEY}{{display:none}}</style>{links}", unsafe_allow_html=True)
+    with st.container(key=PRELOAD_KEY):
+        st.plotly_chart(_empty_figure(), key=f"{PRELOAD_KEY}_chart", config={"staticPlot": True})
+
+
+#: The key of the hidden chart that loads plotly's code early (tests leave it out of their counts).
+PRELOAD_KEY = "chart_code_preload"
+
+
+@st.cache_resource(show_spinner=False)
+def _empty_figure():
+    import plotly.graph_objects as go
+
+    return go.Figure(layout=dict(width=10, height=10, margin=dict(l=0, r=0, t=0, b=0)))
 
 
 @st.cache_resource(show_spinner=False)
@@ -54,7 +122,11 @@ def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
     if table.folds is not None:
         # The user's own fold rows come first (only the classifiers and data sets kept on Load data).
         options.insert(0, "The fold-level rows of the loaded table")
-    source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source")
+    remember = key.removeprefix("w_") + "_source"  # kept in the session and in links (links.CHOICES)
+    kept = st.session_state.get(remember)
+    source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source",
+                      index=options.index(kept) if kept in options else 0)
+    st.session_state[remember] = source
     if source.startswith("Sample"):
         return fold_sample(str(state.SAMPLE_DIR / "fold_level_example.csv"))
     if source == "The experiment run on the Replicability page":
@@ -108,9 +180,13 @@ def classifier_pair(names: list[str], first, second, key: str, *, remember: str 
 
 def ratio_input(column, key: str) -> float | None:
     """The optional test/train ratio n2/n1 typed by the user (None when blank or not a number)."""
-    text = column.text_input("Test/train ratio n2/n1 (blank: from the file)", value="", key=key,
+    remember = key.removeprefix("w_")  # kept in the session and in links (links.CHOICES)
+    kept = st.session_state.get(remember)
+    text = column.text_input("Test/train ratio n2/n1 (blank: from the file)", key=key,
+                             value="" if kept is None else f"{float(kept):g}",
                              help="For the corrected tests; e.g. 0.111 for 90/10 splits. Blank uses the "
                                   "n_train/n_test columns, or 1/(k-1) for k-fold cv.")
+    st.session_state[remember] = None
     if not text.strip():
         return None
     try:
@@ -120,4 +196,5 @@ def ratio_input(column, key: str) -> float | None:
     if not (math.isfinite(ratio) and 0 < ratio <= 100):
         st.error(esc(f"The ratio {text!r} is not a positive number up to 100; leave it blank or give e.g. 0.111."))
         return None
+    st.session_state[remember] = ratio
     return ratio

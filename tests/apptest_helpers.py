@@ -68,3 +68,9 @@ def by_label(widgets, label: str):
         if w.label == label:
             return w
     raise AssertionError(f"no widget labelled {label!r}; have {[w.label for w in widgets]}")
+
+
+def charts(at: AppTest) -> list:
+    """The page's plotly charts, without the hidden empty chart with which Load data lets the browser load plotly's
+    code early (ui_widgets.preload_chart_code)."""
+    return [c for c in at.get("plotly_chart") if not c.proto.id.endswith("chart_code_preload_chart")]

@@ -181,3 +181,46 @@ def test_large_tables_get_fewer_samples_or_a_clear_refusal():
     by_label(at.radio, "Test").set_value("Sign")
     at.run()
     assert not [m for m in texts(at.info) if "Not offered" in m] and at.metric  # the sign test's cost does not grow with N
+
+
+def test_fold_level_view_suggests_its_own_rope_and_warns_on_another_scale():
+    """Issue 23: fold-level accuracies in [0, 1] get their own ROPE (0.01) whatever the page's table; a ROPE of one
+    percentage point written for percentages (1) is flagged as another scale."""
+    at = _view(open_page("bayesian"), "Fold-level results")
+    rope_box = next(n for n in at.number_input if n.label == "ROPE (fold-level scores)")
+    assert rope_box.value == pytest.approx(0.01)
+    assert not any("another scale" in w for w in texts(at.warning))
+    rope_box.set_value(1.0)
+    at.run()
+    assert any("probably on another scale" in w and "±1" in w for w in texts(at.warning))
+    folds = pd.read_csv(SAMPLES / "fold_level_example.csv")
+    a, b = by_label(at.selectbox, "Classifier A").value, by_label(at.selectbox, "Classifier B").value
+    table = next(d.value for d in at.dataframe if "p_rope" in d.value.columns)
+    assert np.allclose(table["p_rope"], cl.bayesian_fold_tests(folds, a, b, rope=1.0)["p_rope"])
+
+
+def test_rope_scale_warning():
+    assert cl.rope_scale_warning(0.01, [0.8, 0.9, 0.75]) is None
+    assert "larger" in cl.rope_scale_warning(1.0, [0.8, 0.9, 0.75])
+    assert "smaller" in cl.rope_scale_warning(0.01, [80.0, 90.0, 75.0])
+    assert cl.suggest_rope([0.8, float("nan"), 0.7])[0] == 0.01  # missing cells ignored
+
+
+def test_a_link_carries_the_prior_threshold_samples_and_seed():
+    """Issue 23: a Bayesian link reproduces the view: prior strength, decision threshold, posterior samples and
+    seed are in it; values the widgets do not offer fall back to the defaults."""
+    at = open_page("bayesian", btest="sign", bprior="1.5", bdec="0.9", bsamples="20000", bseed="7")
+    assert not at.exception
+    assert by_label(at.number_input, "Prior strength").value == pytest.approx(1.5)
+    assert at.slider(key="w_bay_decision").value == pytest.approx(0.9)
+    assert at.select_slider(key="w_bay_samples").value == 20000
+    assert by_label(at.number_input, "Seed").value == 7
+    params = at.query_params
+    for key, value in (("bprior", "1.5"), ("bdec", "0.9"), ("bsamples", "20000"), ("bseed", "7")):
+        assert params[key] in (value, [value])
+    at = open_page("bayesian", bprior="99", bdec="0.5", bsamples="123", bseed="-3")
+    assert not at.exception
+    assert by_label(at.number_input, "Prior strength").value == pytest.approx(0.6)
+    assert at.slider(key="w_bay_decision").value == pytest.approx(0.95)
+    assert at.select_slider(key="w_bay_samples").value == 50000
+    assert by_label(at.number_input, "Seed").value == 0

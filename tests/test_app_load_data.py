@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .apptest_helpers import by_label, goto, new_app, texts, upload
+from .apptest_helpers import by_label, charts, goto, new_app, texts, upload
 
 GOOD = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\n"
 
@@ -15,11 +15,11 @@ def test_starts_with_demsar_sample():
     frame = at.dataframe[0].value
     assert frame.loc["adult (sample)", "C4.5"] == "0.763 (4)"
     assert frame.loc["average rank", "C4.5+m+cf"] == "1.964"
-    assert len(at.get("plotly_chart")) == 0  # one preview at a time: the first page draws no chart
+    assert len(charts(at)) == 0  # one preview at a time: the first page draws no chart (but loads its code)
     for view in ("Ranks", "Wins / ties / losses"):
         at.segmented_control(key="w_preview_view").set_value(view)
         at.run()
-        assert len(at.get("plotly_chart")) == 1
+        assert len(charts(at)) == 1
 
 
 def test_switch_sample_shows_cleaning_notes():

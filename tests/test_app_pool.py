@@ -69,13 +69,23 @@ def test_procedures_and_friedman_gate():
 
 
 def test_demo_example1_button():
+    """Issue 23: the example opens the subset explorer on A and B alone, where the mean-ranks verdict differs from
+    the full pool's; a message says the loaded table was replaced, and a button brings it back."""
     at = _pool_app()
     at.button(key="demo1").click()
     at.run()
     assert not at.exception
     assert any("Example 1" in c for c in texts(at.caption))
+    assert any("Example 1 is loaded: it replaced your table (sample: Demšar 2006" in m for m in texts(at.success))
     line = _changed_line(at)
-    assert "of 10 pairs" in line
+    assert "mean ranks 1," in line and "of 1 pairs" in line  # A vs B: significant only in the full pool of five
+    back = at.button(key="pool_back")
+    assert "Back to my table" in back.label
+    back.click()
+    at.run()
+    assert not at.exception
+    assert any("Demšar 2006, Table 6" in c for c in texts(at.caption))
+    assert not [b for b in at.button if b.key == "pool_back"]
 
 
 def test_demo_example2_simulation_runs_with_progress():
@@ -127,3 +137,31 @@ def test_explorer_shows_the_other_pool_dependent_statistics():
     assert not frame["exact rank-sum difference: significant"].iloc[0]
     assert frame["exact rank-sum difference: … in the full pool"].iloc[0]
     assert at.query_params["pstat"] in ("rank-sum-exact", ["rank-sum-exact"])
+
+
+def test_multiple_comparisons_demo_matches_the_library():
+    """Issue 23: the family-wise error of equal classifiers, uncorrected, Bonferroni and Holm, as k grows; the sentence
+    and the charts come from cl.familywise_error."""
+    import compare_lib as cl
+
+    at = _pool_app()
+    by_label(at.number_input, "Largest k").set_value(4)
+    by_label(at.number_input, "Tables per k").set_value(200)
+    at.button(key="FormSubmitter:fwer_demo-Run the simulation").click()
+    at.run(timeout=120)
+    assert not at.exception, at.exception
+    expected = cl.familywise_error(4, 20, procedures=("none", "bonferroni", "holm"), test=cl.RECOMMENDED_TEST,
+                                   reps=200, seed=0).set_index("procedure")
+    sentence = next(m for m in texts(at.markdown) if m.startswith("With k = 4 equal classifiers"))
+    assert f"{expected.loc['none', 'fwer']:.0%} of the simulated tables" in sentence
+    assert f"with Holm, {expected.loc['holm', 'fwer']:.0%}" in sentence
+    keys = [c.proto.id for c in at.get("plotly_chart")]
+    assert any(k.endswith("fwer_fig") for k in keys) and any(k.endswith("fwer_power_fig") for k in keys)
+
+
+def test_a_link_opens_the_pool_tab():
+    at = _pool_app(ptab="All pairs")
+    assert not at.exception
+    assert at.query_params["ptab"] in ("All pairs", ["All pairs"])
+    at = _pool_app(ptab="Nowhere")
+    assert any("is not on this page" in w for w in texts(at.warning))

@@ -36,7 +36,9 @@ def test_default_is_wilcoxon_with_holm():
     assert by_label(at.selectbox, "Procedure").value == "holm"
     assert "of 6 hypotheses rejected" in _summary(at)
     assert not at.error and not [w for w in texts(at.warning) if "pool" in w]
-    assert len(at.get("plotly_chart")) == 1  # the CD diagram; the other views are drawn when chosen
+    # The CD diagram, horizontal and vertical (the browser shows the one that fits its column); the other views
+    # are drawn when chosen.
+    assert [c.key for c in at.get("plotly_chart")] == ["cd_diagram_chart", "cd_diagram_narrow_chart"]
     assert at.query_params["test"] in ("wilcoxon", ["wilcoxon"]) and at.query_params["sample"] in ("demsar2006", ["demsar2006"])
 
 
@@ -65,7 +67,8 @@ def cl_path(name: str):
     return SAMPLES / name
 
 
-@pytest.mark.parametrize("test_index,procs", [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (6, 8)])
+# 8 procedures for a control, and "none (uncorrected)" last (issue 23: a teaching choice, marked as such)
+@pytest.mark.parametrize("test_index,procs", [(0, 9), (1, 9), (2, 9), (3, 9), (4, 9), (5, 9), (6, 9)])
 def test_control_family_every_control_and_procedure(test_index, procs):
     at = _posthoc_app()
     by_label(at.radio, "Compare").set_value(1)
@@ -73,7 +76,7 @@ def test_control_family_every_control_and_procedure(test_index, procs):
     by_label(at.radio, "Pairwise statistic").set_value(test_index)
     at.run()
     proc_box = by_label(at.selectbox, "Procedure")
-    assert len(proc_box.options) == procs
+    assert len(proc_box.options) == procs and proc_box.options[-1] == "none (uncorrected)"
     for control in ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]:
         by_label(at.selectbox, "Control classifier").set_value(control)
         at.run()
@@ -218,7 +221,7 @@ def test_new_statistics_from_a_link(test):
     assert "Nemenyi" not in by_label(at.selectbox, "Procedure").options  # Nemenyi is for the mean-ranks z only
     exact_caption = [c for c in texts(at.caption) if "p-values: **exact**" in c]
     assert bool(exact_caption) == (test == "rank-sum-exact")
-    assert len(at.get("plotly_chart")) == 1 and not at.error
+    assert [c.key for c in at.get("plotly_chart")] == ["cd_diagram_chart", "cd_diagram_narrow_chart"] and not at.error
     at.segmented_control(key="w_ph_view").set_value("Adjusted p-values")
     at.run()
     apv = at.dataframe[0].value
@@ -270,3 +273,16 @@ def test_how_sure_is_the_ranking_view():
     by_label(at.radio, "Compare").set_value(1)
     at.run()
     assert any("choose **All pairs**" in i for i in texts(at.info))
+
+
+def test_uncorrected_choice_is_marked_everywhere():
+    """Issue 23: "none (uncorrected)" is offered, with a warning; the paragraph says the p-values are not corrected."""
+    at = _posthoc_app(sample="garcia2008", correction="none")
+    assert not at.exception
+    assert by_label(at.selectbox, "Procedure").value == "none"
+    assert any("No correction for multiple comparisons" in w for w in texts(at.warning))
+    _view(at, "Report")
+    paragraph = next(c for c in texts(at.code) if "We compared k = 5" in c)
+    assert "not corrected for multiple comparisons" in paragraph and "adjusted p" not in paragraph
+    _view(at, "Adjusted p-values")
+    assert not at.exception

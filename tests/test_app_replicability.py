@@ -111,3 +111,17 @@ def test_planning_view_power_curve_and_detectable_difference():
                        baseline="exchangeable")
     assert any(cl.plan_sentence(expected) in m for m in texts(at.markdown))
     assert any(c.proto.spec and "power" in c.proto.spec for c in at.get("plotly_chart"))
+
+
+def test_replicability_opens_with_one_sentence():
+    """Issue 23: the answer first, before any chart: the share of random draws of data sets in which Wilcoxon
+    rejects the pair (the library's selection experiment at bias 0)."""
+    import compare_lib as cl
+
+    at = open_page("replicability")
+    table = cl.load_scores(SAMPLES / "demsar2006_table6_auc_untied.csv", higher_is_better=True)
+    a, b = table.classifiers[0], table.classifiers[1]
+    result = cl.selection_experiment(table, a, b, n_sets=10, biases=[0], samples=1000, seed=0, tests=["Wilcoxon"])
+    sentence = cl.report.selection_sentence(result, a, b, 14)
+    assert sentence.startswith("Drawing 10 of your 14 data sets at random (1,000 draws), Wilcoxon rejects")
+    assert any(sentence in m for m in texts(at.markdown))

@@ -150,7 +150,7 @@ def test_shared_links_reproduce_the_view_in_a_fresh_browser(server, tmp_path):
         assert "data=" in shared and "sample=" not in shared
     with browser_page() as (page, errors):
         _open(page, shared)
-        _text(page, "table carried by the link · 5 data sets × 3 classifiers")
+        _text(page, "table carried by the link (mine.csv) · 5 data sets × 3 classifiers")  # its file name travels too
         assert _numbers(page) == first
         assert not errors, errors
 
@@ -174,11 +174,11 @@ def test_bayesian_page_draws_the_posterior_and_the_matrix(server, tmp_path):
 
 
 def test_cd_diagram_stays_readable_in_a_narrow_window(server):
-    """Issue 10: at 400 px the CD diagram keeps its width (the container scrolls sideways) and no two
-    classifier names overlap."""
+    """Issue 10: at 400 px no two classifier names of the CD diagram overlap. Issue 23: there it is drawn
+    vertically and fits the column (no sideways scrolling); tests/test_browser_narrow.py checks every page."""
     with browser_page(width=400, height=1400) as (page, errors):
         _open(page, f"{server}/posthoc?sample=benavoli2016&test=mean-ranks&procedure=nemenyi")
-        chart = _chart(page, ".st-key-cd_diagram")
+        chart = _chart(page, ".st-key-cd_diagram_narrow")
         wait_idle(page, TIMEOUT)
         boxes = [t.bounding_box() for t in chart.locator("g.annotation").all()]
         boxes = [b for b in boxes if b and b["width"] > 0]
@@ -191,7 +191,7 @@ def test_cd_diagram_stays_readable_in_a_narrow_window(server):
         scroll = page.evaluate(
             "() => { const c = document.querySelector('.st-key-cd_diagram'); return [c.scrollWidth, c.clientWidth]; }"
         )
-        assert scroll[0] > scroll[1]  # wider than the window: it scrolls instead of squeezing
+        assert scroll[0] <= scroll[1]  # it fits: nothing to scroll sideways
         assert not errors, errors
 
 
@@ -235,3 +235,19 @@ def test_a_cross_validate_export_and_a_workbook_load_through_the_browser(server,
         _text(page, "sheet 'AUC', row 6 (data set 'hepatitis'), column 'SVM'")  # its one empty cell, named
         page.screenshot(path=str(tmp_path / "xlsx.png"), full_page=True)
         assert not errors, errors
+
+
+def test_teaching_example_opens_the_view_that_shows_the_point(server):
+    """Issue 23: "Load Example 1" switches to the subset explorer on A and B (the flipped verdict), says the table
+    was replaced, and "Back to my table" restores the sample."""
+    with browser_page(height=1500) as (page, errors):
+        _open(page, f"{server}/pool?sample=demsar2006")
+        page.get_by_role("tab", name="Teaching demos").click()
+        page.get_by_role("button", name="Load Example 1").first.click()
+        _text(page, "Example 1 is loaded: it replaced your table")
+        expect(page.get_by_role("tab", name="Subset explorer")).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+        _text(page, "mean ranks 1, Wilcoxon 0, sign test 0 of 1 pairs")
+        page.get_by_role("button", name="Back to my table").first.click()
+        _text(page, "Demšar 2006, Table 6")
+        wait_idle(page, TIMEOUT)
+        expect(page.get_by_role("button", name="Back to my table")).to_have_count(0, timeout=TIMEOUT)

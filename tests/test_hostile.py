@@ -29,7 +29,8 @@ PAYLOADS = [
     "**bold** _it_",
 ]
 #: Fragments of the payloads that must never reach Markdown verbatim (escaped, they read "evil\\.example").
-DANGEROUS = re.compile(r"evil\.example|<img|onerror|:red\[alarm|:material/warning|\$\\frac|\*\*bold|_it_")
+#: An escaped "\\<img" cannot open a tag (Markdown shows it as text), so only an unescaped "<img" counts.
+DANGEROUS = re.compile(r"evil\.example|(?<!\\)<img|:red\[alarm|:material/warning|\$\\frac|\*\*bold|_it_")
 
 
 def _hostile_csv() -> bytes:

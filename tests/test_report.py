@@ -74,3 +74,21 @@ def test_label_effects_names_the_columns(demsar):
     labelled = cl.report.label_effects(res)
     assert "r_rb (a vs b)" in labelled.columns and "r_rb 95% low" not in labelled.columns  # no interval
     assert "effect" in res.columns  # the input is unchanged
+
+
+def test_bayes_vs_frequentist_flags_follow_the_decision():
+    """Issue 23: the flag and the decision use the same rule (the decision threshold), never the most probable
+    region: an undecided pair is never flagged."""
+    import pandas as pd
+
+    bayes = pd.DataFrame({"a": ["A", "A", "B"], "b": ["B", "C", "C"], "p_a": [0.05, 0.92, 0.2],
+                          "p_rope": [0.6, 0.03, 0.79], "p_b": [0.35, 0.05, 0.01],
+                          "decision": ["undecided", "undecided", "undecided"]})
+    freq = pd.DataFrame({"a": ["A", "A", "B"], "b": ["B", "C", "C"], "p_adj": [0.01, 0.2, 0.03],
+                         "reject": [True, False, True], "better": ["A", "A", "B"]})
+    out = cl.report.bayes_vs_frequentist(bayes, freq)
+    assert (out["note"] == "").all()  # the most probable region alone flags nothing
+    bayes["decision"] = ["equivalent", "a better", "undecided"]
+    out = cl.report.bayes_vs_frequentist(bayes, freq)
+    assert out["note"].tolist() == ["significant but practically equivalent",
+                                    "not significant but practically better (A)", ""]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 import compare_lib as cl
-import links
 import state
 import ui
 from ui import esc
@@ -39,6 +38,18 @@ rope = c2.number_input(
 )
 ss["bay_rope"] = rope
 prior_default = 0.6 if test == "signed-rank" else 1.0
+if "bay_prior_link" in ss:  # a link's prior strength belongs to the link's test
+    ss[f"bay_prior_{test}"] = ss.pop("bay_prior_link")
+# A link's numbers are checked against what the widgets offer; anything else falls back to the default.
+SAMPLE_OPTIONS = [10_000, 20_000, 50_000, 100_000]
+if not 0.1 <= float(ss.get(f"bay_prior_{test}", prior_default)) <= 10.0:
+    ss[f"bay_prior_{test}"] = prior_default
+if not 0.8 <= float(ss.get("bay_decision", 0.95)) <= 0.99:
+    ss["bay_decision"] = 0.95
+if ss.get("bay_samples", 50_000) not in SAMPLE_OPTIONS:
+    ss["bay_samples"] = 50_000
+if not 0 <= ss.get("bay_seed", 0) <= 2**31 - 1 or ss.get("bay_seed", 0) != int(ss.get("bay_seed", 0)):
+    ss["bay_seed"] = 0
 prior = c3.number_input("Prior strength", min_value=0.1, max_value=10.0, value=float(ss.get(f"bay_prior_{test}", prior_default)),
                         step=0.1, key=f"w_bay_prior_{test}",
                         help="The weight of the prior pseudo-observation, placed in the ROPE. The tutorial uses 0.6 for "
@@ -49,7 +60,7 @@ decision = c4.slider("Decision threshold", min_value=0.8, max_value=0.99, value=
                                                           "probability; otherwise it is undecided.")
 ss["bay_decision"] = decision
 d1, d2 = st.columns(2)
-samples = d1.select_slider("Posterior samples per pair", options=[10_000, 20_000, 50_000, 100_000],
+samples = d1.select_slider("Posterior samples per pair", options=SAMPLE_OPTIONS,
                            value=int(ss.get("bay_samples", 50_000)), key="w_bay_samples")
 ss["bay_samples"] = samples
 seed = int(d2.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(ss.get("bay_seed", 0)), step=1,
@@ -132,7 +143,8 @@ elif view == "All pairs":
                 flagged = side[side["note"] != ""]
                 for row in flagged.itertuples():
                     st.warning(esc(f"{row.a} vs {row.b}: {row.note}"))
-                st.dataframe(cl.report.with_p_text(side, ["p_adj"]), width="stretch", hide_index=True)
+                st.dataframe(cl.report.with_p_text(side, ["p_adj"]), width="stretch", hide_index=True,
+                             column_config=ui.plain_columns(side))
                 ui.download_buttons(side, "bayesian_posthoc", caption="Bayesian and frequentist verdicts", key="bay_side")
             st.markdown("**For your paper**")
             st.code(cl.report.bayesian_paragraph(frame), language=None, wrap_lines=True)
@@ -149,18 +161,22 @@ elif view == "Effect sizes":
                        "the probability of superiority (wins + ties/2 over N, Wilson interval).")
             labels = {code: label for code, (low, _, label) in cl.effect_size_measures().items() if low}
             measure = st.selectbox("Forest plot of", list(labels), format_func=lambda code: labels[code][0].upper()
-                                   + labels[code][1:], key="w_bay_measure")
+                                   + labels[code][1:], key="w_bay_measure", index=list(labels).index(
+                                       state.remembered("bay_measure", next(iter(labels)), lambda v: v in labels)))
+            ss["bay_measure"] = measure
             if eff.attrs.get("note"):
                 st.info(esc(eff.attrs["note"]))
             shown = eff
             if len(eff) > cl.limits.MAX_FOREST_PAIRS:
                 focus = st.selectbox(f"More than {cl.limits.MAX_FOREST_PAIRS} pairs: plot the pairs of", names,
-                                     key="w_bay_forest_focus")
+                                     key="w_bay_forest_focus", index=names.index(
+                                         state.remembered("bay_forest_focus", names[0], lambda v: v in names)))
+                ss["bay_forest_focus"] = focus
                 shown = eff[(eff["a"] == focus) | (eff["b"] == focus)]
             forest = cl.plots.effect_size_forest(shown, measure)
             st.plotly_chart(forest, width="stretch", key="bay_forest", config=ui.CHART_CONFIG)
             ui.figure_downloads(forest, "effect_size_forest", key="bay_forest_dl")
-            st.dataframe(eff.round(4), width="stretch", hide_index=True)
+            st.dataframe(eff.round(4), width="stretch", hide_index=True, column_config=ui.plain_columns(eff))
             ui.download_buttons(eff, "effect_sizes", caption="Paired effect sizes", key="bay_eff")
 
 elif view == "Fold-level results":
@@ -172,26 +188,48 @@ elif view == "Fold-level results":
     )
     folds = ui.fold_level_source(table, "w_bfold")
     if folds is not None:
-        f1, f2, f3, f4 = st.columns(4)
-        fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_bfold")
+        f1, f2, f3, f4, f5 = st.columns(5)
+        fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_bfold", remember="bfold")
         ratio = ui.ratio_input(f3, "w_bfold_ratio")
-        higher = f4.toggle("Higher scores are better", value=True, key="w_bfold_higher")
-        frame = ui.call(ui.bayesian_fold_tests, folds, fa, fb, float(rope), ratio, bool(higher))
+        higher = f4.toggle("Higher scores are better", value=bool(state.remembered("bfold_higher", True)),
+                           key="w_bfold_higher")
+        ss["bfold_higher"] = higher
+        # The fold-level scores may be on another scale than the page's table: their own ROPE, suggested from them.
+        fold_suggested, fold_reason = cl.suggest_rope(folds)
+        fold_rope = f5.number_input("ROPE (fold-level scores)", min_value=0.0, value=float(state.remembered(
+                                        "bfold_rope", fold_suggested, lambda v: 0 <= float(v) < 1e12)),
+                                    step=float(fold_suggested) / 10 or 0.001, format="%.4g",
+                                    key=f"w_bfold_rope_{fold_suggested:g}", help=fold_reason)
+        ss["bfold_rope"] = float(fold_rope)
+        if fold_rope != rope:
+            st.caption(esc(f"This view uses its own ROPE, ±{fold_rope:g}, suggested from the fold-level scores "
+                           f"({fold_reason.rstrip('.')}); the page's ROPE above is ±{rope:g}."))
+        scale_warning = cl.rope_scale_warning(float(fold_rope), folds, what="the fold-level scores")
+        if scale_warning:
+            st.warning(esc(scale_warning))
+        frame = ui.call(ui.bayesian_fold_tests, folds, fa, fb, float(fold_rope), ratio, bool(higher))
         if frame is not None and len(frame):
             schemes = list(dict.fromkeys(frame["scheme"]))
             g1, g2, g3 = st.columns(3)
-            scheme = g1.selectbox("Scheme", schemes, key="w_bfold_scheme")
+            scheme = g1.selectbox("Scheme", schemes, key="w_bfold_scheme", index=schemes.index(
+                state.remembered("bfold_scheme", schemes[0], lambda v: v in schemes)))
             rows = frame[frame["scheme"] == scheme]
-            ds = g2.selectbox("Data set", list(dict.fromkeys(rows["dataset"])), key="w_bfold_ds")
+            datasets = list(dict.fromkeys(rows["dataset"]))
+            ds = g2.selectbox("Data set", datasets, key="w_bfold_ds", index=datasets.index(
+                state.remembered("bfold_ds", datasets[0], lambda v: v in datasets)))
             seeds = list(dict.fromkeys(rows.loc[rows["dataset"] == ds, "seed"]))
-            seed_shown = g3.selectbox("Seed", seeds, key="w_bfold_seed")
+            seed_texts = [str(x) for x in seeds]
+            seed_shown = seeds[g3.selectbox("Seed", range(len(seeds)), format_func=lambda i: seed_texts[i], key="w_bfold_seed",
+                                            index=seed_texts.index(state.remembered("bfold_seed", seed_texts[0],
+                                                                                    lambda v: str(v) in seed_texts)))]
+            ss.update(bfold_scheme=scheme, bfold_ds=ds, bfold_seed=str(seed_shown))
             for note in sorted(set(rows["note"]) - {""}):
                 st.warning(esc(f"Some rows have no posterior: {note}."))
             groups = ui.call(cl.fold_groups, folds, fa, fb, test_train_ratio=ratio)
             chosen = next((g for g in groups or [] if g.label == scheme and g.dataset == ds and g.seed == seed_shown), None)
             if chosen is not None and chosen.test_train_ratio is not None and chosen.differences.size >= 2:
                 d = chosen.differences if higher else -chosen.differences
-                res = ui.call(cl.bayesian_correlated_ttest, d, rope=float(rope), test_ratio=chosen.test_train_ratio)
+                res = ui.call(cl.bayesian_correlated_ttest, d, rope=float(fold_rope), test_ratio=chosen.test_train_ratio)
                 if res is not None:
                     fig = cl.plots.correlated_t_posterior(res, fa, fb)
                     st.plotly_chart(fig, width="stretch", key="bay_corr", config=ui.CHART_CONFIG)
@@ -230,6 +268,6 @@ else:
     if "bay_demo" in ss:
         demo = ss["bay_demo"]
         st.plotly_chart(cl.plots.relevance_figure(demo, alpha), width="stretch", key="bay_demo_fig", config=ui.CHART_CONFIG)
-        st.dataframe(cl.report.with_p_text(demo, ["wilcoxon_p"]), width="stretch", hide_index=True)
+        st.dataframe(cl.report.with_p_text(demo, ["wilcoxon_p"]), width="stretch", hide_index=True,
+                 column_config=ui.plain_columns(demo))
 
-links.share_view(btest=test, rope=f"{rope:g}", bview=view, ba=ss.get("bay_a"), bb=ss.get("bay_b"))

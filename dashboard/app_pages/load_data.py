@@ -357,7 +357,6 @@ if dropped_c or dropped_d:
     if dropped_d:
         parts.append("data sets " + ", ".join(dropped_d[:20]) + (f" and {len(dropped_d) - 20} more" if len(dropped_d) > 20 else ""))
     st.info("Left out by your selection: " + esc("; ".join(parts)) + ". Ranks below are recomputed without them.")
-links.share_view()
 
 # -- preview ---------------------------------------------------------------------------------------
 st.subheader("Preview")
@@ -367,7 +366,9 @@ several_metrics = loaded is not None and len(loaded[0].metrics) > 1
 views = (["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else [])
          + (["Across metrics"] if several_metrics else []))
 # One view at a time (not tabs, which draw everything): the first page stays light to load.
-view = st.segmented_control("Show", views, default=views[0], key="w_preview_view") or views[0]
+view = st.segmented_control("Show", views, default=st.session_state.get("load_preview") if st.session_state.get(
+    "load_preview") in views else views[0], key="w_preview_view") or views[0]
+st.session_state["load_preview"] = view
 if view == "Scores (rank)":
     st.caption("Each cell: score (rank on that data set; 1 = best, ties share the average rank), as in Demšar's Table 6."
                + (f" The first {PREVIEW_ROWS:,} data sets are shown; the average rank uses all of them."
@@ -420,3 +421,4 @@ st.download_button(
     on_click="ignore",
 )
 st.page_link("app_pages/omnibus.py", label="Next: omnibus tests →")
+ui.preload_chart_code()  # the next page draws charts: let the browser load their code while this one is read

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 import compare_lib as cl
-import links
 import state
 import ui
 
@@ -15,7 +14,6 @@ alpha = state.alpha()
 ui.caption(table)
 
 if table.has_missing:
-    links.share_view()
     # Friedman needs every classifier on every data set; Skillings-Mack is Friedman's test for holes.
     sm = ui.call(ui.skillings_mack, state.active_token(), table)
     if sm is None:
@@ -41,7 +39,6 @@ tie_correction = st.toggle(
     "as scipy and R's friedman.test compute it. The exact p-value is the same either way.",
 )
 st.session_state["om_tie"] = tie_correction
-links.share_view(tie=tie_correction)
 results = ui.call(ui.omnibus, state.active_token(), table, tie_correction)
 if results is None:
     st.stop()
@@ -95,8 +92,10 @@ st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=Tru
 if more is not None:
     st.code(cl.report.rank_omnibus_sentence(aligned, quade), language=None, wrap_lines=True)
 
-chart = st.segmented_control("Chart", ["Mean ranks", "Ranks per data set"], default="Mean ranks",
-                              key="w_om_chart") or "Mean ranks"
+CHARTS = ["Mean ranks", "Ranks per data set"]
+chart = st.segmented_control("Chart", CHARTS, default=ss_chart if (ss_chart := st.session_state.get("om_chart")) in CHARTS
+                             else CHARTS[0], key="w_om_chart") or CHARTS[0]
+st.session_state["om_chart"] = chart
 if chart == "Mean ranks":
     st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart", config=ui.CHART_CONFIG)
 else:
@@ -104,7 +103,8 @@ else:
 
 with st.expander("What do these tests do?"):
     st.markdown(
-        "All three test the null hypothesis that the classifiers perform equally. The **Friedman test** "
+        "Every test on this page (Friedman, Iman-Davenport, the aligned ranks, Quade and the repeated-measures ANOVA) "
+        "tests the null hypothesis that the classifiers perform equally. The **Friedman test** "
         "ranks the classifiers on each data set (1 = best) and checks whether their mean ranks $R_j$ differ "
         "more than chance allows (Demšar 2006, §3.2.2):"
     )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import compare_lib as cl
-import links
 import state
 import ui
 from ui import esc
@@ -56,9 +56,33 @@ present = set(names)
 stored = [c for c in ss.get("pool_members", names) if c in present]
 members_default = list(dict.fromkeys(stored)) if len(set(stored)) >= 2 else names
 
-tab_explore, tab_pair, tab_matrix, tab_demo = st.tabs(
-    ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
-)
+FWER_MAX_K = 15  # the multiple-comparisons demo's largest k on the shared app
+FWER_MAX_REPS = 5000
+def _heavy(table) -> bool:
+    """Counting every pool of every pair takes seconds beyond this size: it then starts on request."""
+    return table.n_classifiers ** 2 * table.n_datasets > 2_000_000
+
+
+TABS = ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
+if "pool_tab_request" in ss:  # a teaching example opens the tab that shows its point
+    ss["w_pool_tab"] = ss.pop("pool_tab_request")
+elif "w_pool_tab" not in ss and ss.get("pool_tab") is not None:  # back on the page, or a link: the tab it had open
+    if ss["pool_tab"] in TABS:
+        ss["w_pool_tab"] = ss["pool_tab"]
+    else:
+        st.warning(esc(f"The link's tab {ss['pool_tab']!r} is not on this page; the first tab is shown."))
+        ss["pool_tab"] = TABS[0]
+example = ss.pop("example_loaded", None)
+if example is not None:
+    name, replaced, hint = example
+    st.success(esc(f"{name} is loaded: it replaced your table ({replaced}). {hint}"))
+if state.before_example() is not None:
+    if st.button(esc(f"↩ Back to my table ({state.before_example().describe()})"), key="pool_back"):
+        state.restore_before_example()
+        st.rerun()
+# A keyed tab bar that reruns on a switch: its selection lives in the session, so an example can open a tab.
+tab_explore, tab_pair, tab_matrix, tab_demo = st.tabs(TABS, key="w_pool_tab", on_change="rerun")
+ss["pool_tab"] = ss.get("w_pool_tab") or TABS[0]
 
 # -- subset explorer ------------------------------------------------------------------------------
 with tab_explore:
@@ -148,16 +172,22 @@ with tab_explore:
             res = ui.call(ui.posthoc, pool_token, pool_table, MEAN_RANKS,
                           "holm" if procedure == "holm" else procedure, None, alpha)
             if res is not None:
-                ui.wide_chart(cl.plots.cd_diagram(res), "pool_cd")
+                ui.wide_chart(cl.plots.cd_diagram(res), "pool_cd",
+                              narrow=cl.plots.cd_diagram(res, orientation="vertical"))
 
 # -- one pair ------------------------------------------------------------------------------------------
 with tab_pair:
     p1, p2 = st.columns(2)
-    stored_a = ss.get("pool_a")
+    stored_a, stored_b = ss.get("pool_a"), ss.get("pool_b")
+    if stored_a not in present and table.n_classifiers <= ui.MAX_MATRIX_K and not _heavy(table):
+        # Open on a pair whose verdict depends on the pool, where there is one (the point of this tab).
+        dep = ui.call(ui.pool_dependence, token, table, alpha, "nemenyi" if procedure == "nemenyi" else "bonferroni")
+        if dep is not None and len(dep):
+            stored_a, stored_b = str(dep["a"].iloc[0]), str(dep["b"].iloc[0])
+            st.caption(esc(f"Opened on {stored_a} vs {stored_b}: its mean-ranks verdict depends on the pool."))
     a = p1.selectbox("Classifier A", names, index=names.index(stored_a) if stored_a in present else 0,
                      key=f"w_pool_a_{version}")
     others = [n for n in names if n != a]
-    stored_b = ss.get("pool_b")
     b = p2.selectbox("Classifier B", others, index=others.index(stored_b) if stored_b in others else 0,
                      key=f"w_pool_b_{version}")
     ss["pool_a"], ss["pool_b"] = a, b
@@ -205,10 +235,6 @@ with tab_pair:
         st.plotly_chart(ui.cached_figure(counts_key, lambda: cl.plots.pool_counts_figure(counts, a, b)), width="stretch",
                         key="pool_counts", config=ui.CHART_CONFIG)
 
-links.share_view(pproc=procedure, pfriedman=require_friedman,
-                 pstat=None if ss.get("pool_statistic", "none") == "none" else ss.get("pool_statistic"),
-                 member=list(ss.get("pool_members", [])) if ss.get("pool_members") not in (None, names) else None,
-                 pa=ss.get("pool_a"), pb=ss.get("pool_b"))
 
 # -- all pairs --------------------------------------------------------------------------------------
 with tab_matrix:
@@ -219,7 +245,7 @@ with tab_matrix:
         if procedure == "holm":
             st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
         matrix_proc = "bonferroni" if procedure == "holm" else procedure
-        heavy = table.n_classifiers ** 2 * table.n_datasets > 2_000_000
+        heavy = _heavy(table)
         key = ("pool_matrix_go", token, alpha, matrix_proc)
         if heavy and not ss.get(key):
             st.info(f"Counting every pool of all {table.n_classifiers * (table.n_classifiers - 1) // 2:,} pairs of this "
@@ -238,20 +264,26 @@ with tab_matrix:
             if dep is not None and len(dep):
                 st.markdown("**Pairs whose verdict depends on the pool** (significant pools / pools, by number of other "
                             "classifiers; '-' = every pool of that size agrees):")
-                st.dataframe(dep, width="stretch", hide_index=True)
+                st.dataframe(dep, width="stretch", hide_index=True, column_config=ui.plain_columns(dep))
                 ui.download_buttons(dep, "pool_dependence", caption="Pairs whose mean-ranks verdict depends on the pool",
                                     key="dep")
             elif dep is not None:
                 st.success("No pair's mean-ranks verdict depends on the pool for this table.")
 
 # -- teaching demos ---------------------------------------------------------------------------------
-def _example(title: str, text: str, key: str, sample_id: str, members: list[str]) -> None:
-    """One teaching example: what it shows, and a button that loads its table with the pool to look at."""
+def _example(title: str, text: str, key: str, sample_id: str, members: list[str], pair: tuple[str, str], *,
+             tab: str, hint: str) -> None:
+    """One teaching example: what it shows, and a button that loads its table and opens the view that shows
+    the point (``tab``, with the pool and the pair set), saying what it replaced (``hint``: what to look at)."""
     st.markdown(f"#### {title}")
     st.markdown(text)
-    if st.button(f"Load {title.split(':')[0]}", key=key, help="Replaces the loaded table with this sample."):
-        state.use_sample(state.SAMPLE_BY_ID[sample_id])
+    if st.button(f"Load {title.split(':')[0]}", key=key, help="Replaces the loaded table with this sample; you can "
+                 "go back to yours afterwards."):
+        replaced = state.use_example(state.SAMPLE_BY_ID[sample_id])
         ss["pool_members"] = members
+        ss["pool_a"], ss["pool_b"] = pair
+        ss["pool_tab_request"] = tab
+        ss["example_loaded"] = (title.split(":")[0], replaced, hint)
         st.rerun()
 
 
@@ -259,7 +291,9 @@ with tab_demo:
     _example("Example 1: A and B tie, yet C, D and E make them 'different'",
              "A and B each win 10 of 20 data sets: every two-sample test gives p = 1. Add C, D and E and the "
              "mean-ranks test with Bonferroni calls A and B significantly different (Benavoli et al., §4.1).",
-             "demo1", "benavoli2016-example1", ["A", "B", "C", "D", "E"])
+             "demo1", "benavoli2016-example1", ["A", "B"], ("A", "B"), tab=TABS[0],
+             hint="The subset explorer below keeps only A and B: their mean-ranks verdict differs from the full "
+                  "pool's (A, B, C, D, E), flagged in the last column.")
     st.markdown("#### Example 2: the pool can hide a real difference")
     st.markdown(
         "A ~ N(0, 1) and B ~ N(1.5, 1) on 20 data sets: the sign test finds the difference 94% of the time. Add "
@@ -293,7 +327,68 @@ with tab_demo:
         paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
         st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig", config=ui.CHART_CONFIG)
         st.dataframe(sim, hide_index=True, width="stretch")
+    st.markdown("#### Multiple comparisons: why a correction is needed")
+    st.markdown(
+        "k classifiers that are all **equally good**, compared pair by pair on N data sets (simulated). Without a "
+        "correction each of the m = k(k−1)/2 pairs has a 5% chance of a false \"significant\" verdict, and the chance "
+        "of at least one grows quickly with k. Bonferroni and Holm keep it at or below α. The pairs of one table are "
+        "not independent (they share classifiers and data sets), so the uncorrected rate stays below the "
+        "independent-tests curve 1 − (1 − α)^m; and a discrete test such as the sign test cannot reach α exactly, "
+        "so its rate is lower still. When all are equal, Holm and Bonferroni reject the same tables: they differ "
+        "only in power, which the second chart shows with some classifiers truly better."
+    )
+    with st.form("fwer_demo"):
+        w1, w2, w3, w4 = st.columns(4)
+        fw_kmax = int(w1.number_input("Largest k", min_value=3, max_value=FWER_MAX_K, value=10, step=1,
+                                      help=f"At most {FWER_MAX_K} here."))
+        fw_n = int(w2.number_input("Data sets (N)", min_value=5, max_value=200, value=20, step=5, help="At most 200 here."))
+        fw_reps = int(w3.number_input("Tables per k", min_value=100, max_value=FWER_MAX_REPS, value=500, step=100,
+                                      help=f"At most {FWER_MAX_REPS:,} here."))
+        fw_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not spec.pool_dependent}
+        fw_test = fw_tests[w4.selectbox("Pairwise test", list(fw_tests))]
+        v1, v2 = st.columns(2)
+        fw_better = int(v1.number_input("Classifiers truly better (second chart)", min_value=1, max_value=5, value=2))
+        fw_shift = float(v2.number_input("By how much (in noise standard deviations)", min_value=0.1, max_value=5.0,
+                                         value=1.0, step=0.1))
+        run_fwer = st.form_submit_button("Run the simulation", type="primary")
+    if run_fwer:
+        chosen_proc = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
+        procs = tuple(dict.fromkeys([cl.UNCORRECTED, "bonferroni", cl.DEFAULT_CORRECTION]
+                                    + ([chosen_proc] if chosen_proc in cl.procedures_for("all-pairs", mean_ranks=False) else [])))
+        bar = st.progress(0.0, text="Simulating tables…")
+        ks = list(range(3, fw_kmax + 1))
+        parts, partial = [], []
+        for i, k in enumerate(ks):
+            done = i / len(ks)
+            null = ui.call(cl.familywise_error, k, fw_n, procedures=procs, alpha=alpha, test=fw_test, reps=fw_reps, seed=0)
+            alt = ui.call(cl.familywise_error, k, fw_n, procedures=procs, alpha=alpha, test=fw_test, reps=fw_reps, seed=1,
+                          better=min(fw_better, k - 1), shift=fw_shift)
+            if null is None or alt is None:
+                break
+            parts.append(null.assign(k=k))
+            partial.append(alt.assign(k=k))
+            bar.progress(done + 1 / len(ks), text=f"Simulating tables… k = {k}")
+        bar.empty()
+        if len(parts) == len(ks):
+            ss["fwer_demo_result"] = (pd.concat(parts, ignore_index=True), pd.concat(partial, ignore_index=True), fw_n, fw_reps)
+    if "fwer_demo_result" in ss:
+        null, alt, fw_n_shown, fw_reps_shown = ss["fwer_demo_result"]
+        last = null[null["k"] == null["k"].max()].set_index("procedure")
+        st.markdown(esc(f"With k = {int(null['k'].max())} equal classifiers on N = {fw_n_shown} data sets, "
+                        f"{last.loc[cl.UNCORRECTED, 'fwer']:.0%} of the simulated tables had at least one \"significant\" "
+                        f"pair without a correction ({last.loc[cl.UNCORRECTED, 'analytic']:.0%} for independent tests); "
+                        f"with Holm, {last.loc[cl.DEFAULT_CORRECTION, 'fwer']:.0%}."))
+        st.plotly_chart(cl.plots.familywise_figure(null, alpha=alpha), width="stretch", key="fwer_fig", config=ui.CHART_CONFIG)
+        st.markdown("With some classifiers truly better (a partial null), the corrections keep the false verdicts rare "
+                    "and differ in how many true differences they find:")
+        st.plotly_chart(cl.plots.familywise_figure(alt, alpha=alpha, y="power"), width="stretch", key="fwer_power_fig",
+                        config=ui.CHART_CONFIG)
+        ui.download_buttons(pd.concat([null.assign(design="all equal"), alt.assign(design="some better")]),
+                            "familywise_error", caption="Family-wise error and power by number of classifiers", key="fwer")
+        st.caption(f"{fw_reps_shown:,} simulated tables per k (seeded); bars: ± 2 Monte Carlo standard errors.")
+
     _example("Example 3: seven real classifiers on 54 UCI data sets",
              "Benavoli et al.'s Table 1: for four pairs the verdict depends on which other classifiers are included. "
              "Load their table and open **All pairs** to see the same counts.",
-             "demo3", "benavoli2016", ["C1", "C2", "C3", "C4"])
+             "demo3", "benavoli2016", ["C1", "C2", "C3", "C4"], ("C1", "C2"), tab=TABS[2],
+             hint="The All pairs tab below counts, for every pair, the pools in which its verdict changes.")

@@ -60,10 +60,12 @@ if family == "control":
             "in this table). Pick a control from the list, or add it back on the Load data page."
         )
         stored = None
+    best = str(table.mean_ranks.idxmin())  # opens on the best classifier by mean rank; usually your proposed method
     control = c1.selectbox(
         "Control classifier", table.classifiers,
-        index=table.classifiers.index(stored) if stored else 0, key="w_ph_control",
-        help="Usually the method you propose: each other classifier is compared with it (k − 1 hypotheses).",
+        index=table.classifiers.index(stored or best), key="w_ph_control",
+        help="Usually the method you propose: each other classifier is compared with it (k − 1 hypotheses). It opens "
+             "on the classifier with the best mean rank.",
     )
     ss["ph_control"] = control
 
@@ -81,8 +83,9 @@ n_hypotheses = table.n_classifiers - 1 if family == "control" else table.n_class
 # One rule, asked of every procedure: available for this family and statistic, within its limits (and the app's).
 reasons = {p: cl.PROCEDURES[p].unavailable(k=table.n_classifiers, m=n_hypotheses,
                                           exhaustive_max_k=cl.limits.APP_MAX_BERGMANN_HOMMEL_K)
-           for p in cl.procedures_for(family, mean_ranks=spec.mean_ranks)}
-allowed = [p for p, reason in reasons.items() if reason is None]
+           for p in cl.procedures_for(family, mean_ranks=spec.mean_ranks, include_uncorrected=True)}
+allowed = sorted((p for p, reason in reasons.items() if reason is None),
+                 key=lambda p: not cl.PROCEDURES[p].corrects)  # the uncorrected teaching choice last
 for left_out in sorted({reason for reason in reasons.values() if reason}):
     c3.caption(esc(left_out))
 default_proc = cl.PROCEDURES[cl.DEFAULT_CORRECTION].name
@@ -97,6 +100,10 @@ procedure = c3.selectbox(
     key="w_ph_correction", help="How the family-wise error is controlled. The table below shows every procedure.",
 )
 ss["ph_correction"] = procedure
+if not cl.PROCEDURES[procedure].corrects:
+    st.warning(f"**No correction for multiple comparisons.** Each of the {n_hypotheses} pairs is tested at α = {alpha:g} "
+               "on its own, so the chance of at least one false \"significant\" pair is much larger than α (Pool "
+               "sensitivity → Teaching demos → Multiple comparisons shows how much). Use it to teach, not to report.")
 c3.caption(cl.PROCEDURES[procedure].description + f" ${cl.PROCEDURES[procedure].formula}$")
 EFFECTS = {code: label[0].upper() + label[1:] for code, (_, _, label) in cl.effect_size_measures().items()}
 effect_codes = list(EFFECTS)
@@ -104,7 +111,8 @@ effect = effect_codes[
     c3.selectbox(
         "Effect size shown", range(len(EFFECTS)), format_func=lambda i: list(EFFECTS.values())[i],
         index=_remembered("effect", effect_codes, "hodges_lehmann"), key="w_ph_effect",
-        help="Shown beside the p-values, in the CD diagram's hover and in the paragraph: by how much the first "
+        help="Shown beside the p-values, when you tap or hover a name on the CD diagram, and in the paragraph: by how "
+             "much the first "
              "classifier of a pair beats the second (positive), with a 95% interval. The Bayesian analysis page "
              "has all of them.",
     )
@@ -165,7 +173,7 @@ VIEWS = ["CD diagram", "How sure is the ranking?", "Adjusted p-values", "Where p
 view = st.segmented_control("Show", VIEWS, default=VIEWS[0] if ss.get("ph_view") not in VIEWS else ss["ph_view"],
                             key="w_ph_view") or VIEWS[0]
 ss["ph_view"] = view
-link = links.share_view(family=family, test=test, correction=procedure, control=control, view=view, effect=effect)
+link = links.link_info()  # app.py writes the view into the URL after the page ran
 
 if view == "CD diagram":
     if table.n_classifiers > ui.MAX_CD_K:
@@ -173,12 +181,14 @@ if view == "CD diagram":
                 f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
     else:
         fig = cl.plots.cd_diagram(result)
-        ui.wide_chart(fig, "cd_diagram", config=ui.CHART_CONFIG)
+        ui.wide_chart(fig, "cd_diagram", narrow=cl.plots.cd_diagram(result, orientation="vertical"),
+                      config=ui.CHART_CONFIG)
         if family == "all-pairs":
             st.caption(
-                "Mean ranks with the best on the right. A thick bar joins classifiers that the chosen procedure does "
-                "not find significantly different (every rejected pair is split); hover a bar for the largest "
-                "adjusted p-value inside it." + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
+                "Mean ranks with the best on the right (on a narrow screen, at the top). A thick bar joins "
+                "classifiers that the chosen procedure does not find significantly different (every rejected pair "
+                "is split); tap or hover a bar for the largest adjusted p-value inside it, a name for its mean rank."
+                + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
             )
         else:
             st.caption(
@@ -190,7 +200,8 @@ if view == "CD diagram":
                             png=lambda: cl.plots.cd_png(result))
     with st.expander("How to read a CD diagram"):
         st.markdown(
-            "Each classifier hangs from its mean rank over the data sets (1 = best, on the right). With Nemenyi, "
+            "Each classifier hangs from its mean rank over the data sets (1 = best, on the right; at the top on a narrow "
+            "screen). With Nemenyi, "
             "two classifiers differ when their mean ranks are at least one CD apart, "
             r"$CD = q_\alpha\sqrt{k(k+1)/(6N)}$ (Demšar 2006, §3.2.2). For the other procedures there is no single "
             "CD; the bars come straight from the procedure's decisions: each bar joins every classifier whose mean "
@@ -234,7 +245,10 @@ elif view == "How sure is the ranking?":
                        "orders are consistent (the true order is the one of each pair's parameter: the pseudo-median "
                        "difference for Wilcoxon, the median difference for the sign test, the expected rank difference "
                        "for the mean-ranks statistics).")
-            if st.toggle("Show marginal bootstrap intervals of the mean rank instead", key="w_ph_boot"):
+            boot_on = st.toggle("Show marginal bootstrap intervals of the mean rank instead",
+                                value=bool(ss.get("ph_boot", False)), key="w_ph_boot")
+            ss["ph_boot"] = boot_on
+            if boot_on:
                 boot = ui.call(ui.rank_sets, token, table, alpha, test, procedure, "bootstrap")
                 if boot is not None:
                     st.plotly_chart(cl.plots.rank_sets_figure(boot), width="stretch", key="rank_boot_chart",
@@ -247,7 +261,8 @@ elif view == "Adjusted p-values":
     apvs = ui.call(ui.apv_effects, token, table, test, control, effect)
     if apvs is not None:
         shown = cl.report.label_effects(apvs)
-        shown.insert(4, f"reject ({cl.PROCEDURES[procedure].label})", shown[procedure] <= alpha)
+        decided_by = procedure if procedure in apvs.columns else "p"  # uncorrected: the raw p decides
+        shown.insert(4, f"reject ({cl.PROCEDURES[procedure].label})", shown[decided_by] <= alpha)
         procs = [c for c in apvs.columns if c in cl.PROCEDURES]
         shown = cl.report.with_p_text(shown, ["p", *procs])
         shown = shown.rename(columns={name: f"APV {p.label}" for name, p in cl.PROCEDURES.items()})
@@ -282,7 +297,7 @@ elif view == "Where procedures disagree":
             f"**{n_dis} of {len(ver)} pairs get different verdicts** from the procedures below. A cell names the "
             "better classifier where the pair is rejected and is empty where it is not."
         )
-        st.dataframe(ver.head(5000), width="stretch", hide_index=True)
+        st.dataframe(ver.head(5000), width="stretch", hide_index=True, column_config=ui.plain_columns(ver))
         if len(ver) > 5000:
             st.caption(f"The first 5,000 of {len(ver):,} pairs (disagreements first); the download has all of them.")
         for skipped in ver.attrs.get("skipped", []):

@@ -9,7 +9,6 @@ import numpy as np
 import streamlit as st
 
 import compare_lib as cl
-import links
 import state
 import ui
 from ui import esc
@@ -26,9 +25,16 @@ st.markdown(
     "repeatable test and 0.5 at worst."
 )
 
-tab_sel, tab_plan, tab_folds, tab_run = st.tabs(
-    ["How replicable is my verdict?", "How many data sets do I need?", "Tests on fold-level results", "Run an experiment"]
-)
+REP_TABS = ["How replicable is my verdict?", "How many data sets do I need?", "Tests on fold-level results",
+            "Run an experiment"]
+if "w_rep_tab" not in ss and ss.get("rep_tab") is not None:  # back on the page, or a link: the tab it had open
+    if ss["rep_tab"] in REP_TABS:
+        ss["w_rep_tab"] = ss["rep_tab"]
+    else:
+        st.warning(esc(f"The link's tab {ss['rep_tab']!r} is not on this page; the first tab is shown."))
+# A keyed tab bar that reruns on a switch: its selection lives in the session (and in links).
+tab_sel, tab_plan, tab_folds, tab_run = st.tabs(REP_TABS, key="w_rep_tab", on_change="rerun")
+ss["rep_tab"] = ss.get("w_rep_tab") or REP_TABS[0]
 
 GROUPS = {
     "Two classifiers": ["t-test", "t-test (relative)", "Wilcoxon", "sign test"],
@@ -48,19 +54,33 @@ with tab_sel:
     names = table.classifiers
     c1, c2, c3 = st.columns(3)
     a, b = ui.classifier_pair(names, c1, c2, "w_rep", remember="rep", labels=("A (also the control)", "B"))
-    links.share_view(ra=a, rb=b)
     max_sets = table.n_datasets - 1
     if max_sets < 2:
         st.error(f"The table has {table.n_datasets} data sets; drawing samples needs at least 3.")
     else:
-        n_sets = c3.number_input("Data sets per sample", min_value=2, max_value=max_sets, value=min(10, max_sets),
+        remembered = state.remembered
+        n_sets = c3.number_input("Data sets per sample", min_value=2, max_value=max_sets,
+                                 value=remembered("rep_nsets", min(10, max_sets), lambda v: 2 <= v <= max_sets),
                                  step=1, key="w_rep_nsets")
         d1, d2, d3 = st.columns(3)
-        samples = d1.number_input("Samples per k", min_value=50, max_value=20000, value=1000, step=50, key="w_rep_samples")
-        k_max = d2.number_input("Largest bias k", min_value=0, max_value=50, value=20, step=1, key="w_rep_kmax")
-        k_step = d3.number_input("Step of k", min_value=1, max_value=10, value=2, step=1, key="w_rep_kstep")
-        chosen = st.multiselect("Tests", list(cl.SELECTION_TESTS), default=list(cl.SELECTION_TESTS), key="w_rep_tests")
-        seed = st.number_input("Seed", min_value=0, value=0, step=1, key="w_rep_seed")
+        samples = d1.number_input("Samples per k", min_value=50, max_value=20000,
+                                  value=remembered("rep_samples", 1000, lambda v: 50 <= v <= 20000), step=50,
+                                  key="w_rep_samples")
+        k_max = d2.number_input("Largest bias k", min_value=0, max_value=50,
+                                value=remembered("rep_kmax", 20, lambda v: 0 <= v <= 50), step=1, key="w_rep_kmax")
+        k_step = d3.number_input("Step of k", min_value=1, max_value=10,
+                                 value=remembered("rep_kstep", 2, lambda v: 1 <= v <= 10), step=1, key="w_rep_kstep")
+        chosen = st.multiselect("Tests", list(cl.SELECTION_TESTS),
+                                default=remembered("rep_tests", list(cl.SELECTION_TESTS),
+                                                   lambda v: set(v) <= set(cl.SELECTION_TESTS)), key="w_rep_tests")
+        seed = st.number_input("Seed", min_value=0, value=remembered("rep_seed", 0, lambda v: v >= 0), step=1,
+                               key="w_rep_seed")
+        ss.update(rep_nsets=int(n_sets), rep_samples=int(samples), rep_kmax=int(k_max), rep_kstep=int(k_step),
+                  rep_tests=list(chosen), rep_seed=int(seed))
+        glance = ui.call(ui.selection_glance, state.active_token(), table, a, b, int(n_sets), alpha)
+        if glance:
+            st.markdown(f"**{esc(glance)}** The experiment below shows how that changes when the choice of data sets "
+                        "is biased towards A.")
         if table.n_datasets < 2 * n_sets:
             st.info(
                 f"With {table.n_datasets} data sets and samples of {n_sets}, the samples overlap a lot, so the "
@@ -118,19 +138,27 @@ with tab_plan:
     )
     names = table.classifiers
     p1, p2, p3 = st.columns(3)
-    pa, pb = ui.classifier_pair(names, p1, p2, "w_plan", labels=("A (shifted)", "B"))
-    difference = p3.number_input("Difference (score units)", value=float(cl.suggest_rope(table)[0]), format="%.4g",
+    pa, pb = ui.classifier_pair(names, p1, p2, "w_plan", remember="plan", labels=("A (shifted)", "B"))
+    difference = p3.number_input("Difference (score units)",
+                                 value=float(state.remembered("plan_diff", cl.suggest_rope(table)[0],
+                                                              lambda v: abs(float(v)) < 1e12)), format="%.4g",
                                  key="w_plan_diff", help="How much better A is, in the units of the scores.")
     q1, q2, q3, q4 = st.columns(4)
     plan_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not table.has_missing or spec.handles_missing}
-    plan_test = plan_tests[q1.selectbox("Test", list(plan_tests), index=list(plan_tests.values()).index(cl.RECOMMENDED_TEST)
-                                        if cl.RECOMMENDED_TEST in plan_tests.values() else 0, key="w_plan_test")]
+    plan_codes = list(plan_tests.values())
+    plan_default = cl.RECOMMENDED_TEST if cl.RECOMMENDED_TEST in plan_codes else plan_codes[0]
+    plan_test = plan_tests[q1.selectbox("Test", list(plan_tests), key="w_plan_test", index=plan_codes.index(
+        state.remembered("plan_test", plan_default, lambda v: v in plan_codes)))]
     n_max = int(q2.number_input("Largest N", min_value=5, max_value=PLAN_MAX_N,
-                                value=min(PLAN_MAX_N, max(30, table.n_datasets)), step=5, key="w_plan_nmax",
+                                value=state.remembered("plan_nmax", min(PLAN_MAX_N, max(30, table.n_datasets)),
+                                                       lambda v: 5 <= v <= PLAN_MAX_N), step=5, key="w_plan_nmax",
                                 help=f"At most {PLAN_MAX_N} data sets here."))
-    reps = int(q3.number_input("Studies per N", min_value=100, max_value=PLAN_MAX_REPS, value=500, step=100,
+    reps = int(q3.number_input("Studies per N", min_value=100, max_value=PLAN_MAX_REPS, step=100,
+                               value=state.remembered("plan_reps", 500, lambda v: 100 <= v <= PLAN_MAX_REPS),
                                key="w_plan_reps", help=f"At most {PLAN_MAX_REPS:,} here."))
-    plan_seed = int(q4.number_input("Seed", min_value=0, value=0, step=1, key="w_plan_seed"))
+    plan_seed = int(q4.number_input("Seed", min_value=0, value=state.remembered("plan_seed", 0, lambda v: v >= 0), step=1,
+                                    key="w_plan_seed"))
+    ss.update(plan_diff=float(difference), plan_test=plan_test, plan_nmax=n_max, plan_reps=reps, plan_seed=plan_seed)
     sizes = sorted({int(x) for x in np.linspace(5, n_max, num=min(10, n_max - 4))})
     plan_config = (state.active_token(), pa, pb, float(difference), plan_test, sizes, reps, plan_seed, float(alpha))
     if st.button("Compute the power curve", type="primary", key="w_plan_run"):
@@ -170,7 +198,7 @@ with tab_folds:
     folds = ui.fold_level_source(table, "w_fold")
     if folds is not None:
         f1, f2, f3 = st.columns(3)
-        fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_fold")
+        fa, fb = ui.classifier_pair(sorted(folds["classifier"].unique()), f1, f2, "w_fold", remember="fold")
         ratio = ui.ratio_input(f3, "w_fold_ratio")
         tested = ui.call(ui.fold_tests, folds, fa, fb, alpha, ratio)
         results, rep = tested if tested is not None else (None, None)
@@ -182,9 +210,12 @@ with tab_folds:
             ui.download_buttons(rep, "fold_replicability", caption="Replicability of tests on fold-level results", key="foldrep")
             h1, h2 = st.columns(2)
             scheme_names = list(dict.fromkeys(results["scheme"]))
-            shown_scheme = h1.selectbox("Resampling scheme", scheme_names, key="w_fold_scheme")
+            shown_scheme = h1.selectbox("Resampling scheme", scheme_names, key="w_fold_scheme", index=scheme_names.index(
+                state.remembered("fold_scheme", scheme_names[0], lambda v: v in scheme_names)))
             test_names = list(dict.fromkeys(results.loc[results["scheme"] == shown_scheme, "test"]))
-            shown_test = h2.selectbox("p-values of", test_names, key="w_fold_test")
+            shown_test = h2.selectbox("p-values of", test_names, key="w_fold_test", index=test_names.index(
+                state.remembered("fold_test", test_names[0], lambda v: v in test_names)))
+            ss.update(fold_scheme=shown_scheme, fold_test=shown_test)
             fold_key = ("fold_p", ui.frame_token(folds), fa, fb, alpha, ratio, shown_test, shown_scheme)
             st.plotly_chart(ui.cached_figure(fold_key, lambda: cl.plots.fold_pvalues_figure(results, shown_test,
                                                                                            shown_scheme)), width="stretch",
