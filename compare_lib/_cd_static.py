@@ -14,7 +14,6 @@ line levels, bar rows, heights in pixels with the axis at 0 and y upwards), so t
 from __future__ import annotations
 
 import html
-import math
 import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -22,6 +21,7 @@ from xml.sax.saxutils import escape
 from .errors import InputError
 from .limits import MAX_NAME_CHARS
 from .plots import CONTROL_COLOR, DIFFERENT_COLOR, CDLayout, CDLine, _short, cd_layout
+from .plots import _cd_axis as _axis_span  # the same axis as the plotly diagram
 from .report import _latex_escape
 
 __all__ = ["cd_svg", "cd_tikz"]
@@ -49,19 +49,6 @@ class _Frame:
     @property
     def span(self) -> float:
         return self.x_left - self.x_right
-
-
-def _axis_span(lay: CDLayout) -> tuple[int, int]:
-    """Integer ranks on the axis, as cd_diagram: all of 1..k for k <= 8; for more classifiers only the
-    occupied integers (so names get room), yet never shorter than the CD that must be drawn on it."""
-    k = lay.k
-    ranks = [ln.mean_rank for ln in lay.lines]
-    lo, hi = (1, k) if k <= 8 else (max(1, math.floor(min(ranks))), min(k, math.ceil(max(ranks))))
-    if hi - lo < 1:
-        lo, hi = max(1, lo - 1), min(k, hi + 1)
-    if lay.cd is not None and hi - lo < lay.cd:
-        lo = max(1, hi - math.ceil(lay.cd))
-    return lo, hi
 
 
 def _bar_rows(lay: CDLayout) -> int:

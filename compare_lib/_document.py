@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ._markdown_text import frame_to_html, frame_to_markdown, md_text
-from ._paper_tables import BOOKTABS_COMMENT, journal_p, latex_escape, scores_table, to_latex
-from ._references import bibtex, cite
+from ._paper_tables import BOOKTABS_COMMENT, latex_escape, scores_table, to_latex
+from ._references import cite
 
 RANK_SET_NOTE = ("Rank set: the ranks each classifier can hold, simultaneously for all, at 1 − α (by projection from "
                  "the post-hoc decisions; Mogstad, Romano, Shaikh & Wilhelm, 2024); letters: classifiers sharing a "

@@ -208,7 +208,7 @@ def omnibus_verdict(
     return "\n\n".join(lines)
 
 
-from ._paper_tables import (  # noqa: E402  (paper-ready tables live in their own module)
+from ._paper_tables import (  # noqa: E402,F401  (paper-ready tables live in their own module; re-exported here)
     BOOKTABS_COMMENT, journal_p, latex_escape as _latex_escape, p_clause, scores_table, to_latex,
 )
 from ._references import bibtex, cite  # noqa: E402,F401

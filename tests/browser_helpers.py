@@ -98,3 +98,13 @@ def browser_page(width: int = 1400, height: int = 1400):
             yield page, errors
         finally:
             browser.close()
+
+
+def require_chromium() -> None:
+    """Skip a browser test module when Debian's chromium is missing, unless REQUIRE_BROWSER=1 (CI): then fail."""
+    import pytest
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)

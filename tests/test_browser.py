@@ -6,19 +6,16 @@ the content an action must produce (``expect`` retries until it appears), never 
 
 from __future__ import annotations
 
-import os
+import re
 from pathlib import Path
 
 import pytest
 
-from .browser_helpers import CHROMIUM, browser_page, free_port, start_server, stop_server, wait_idle
+from .browser_helpers import browser_page, free_port, require_chromium, start_server, stop_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 from playwright.sync_api import expect  # noqa: E402
 
@@ -251,3 +248,36 @@ def test_teaching_example_opens_the_view_that_shows_the_point(server):
         _text(page, "Demšar 2006, Table 6")
         wait_idle(page, TIMEOUT)
         expect(page.get_by_role("button", name="Back to my table")).to_have_count(0, timeout=TIMEOUT)
+
+
+def test_changed_choices_tab_and_bayesian_settings_travel_in_the_link(server):
+    """Issue 23: choices changed by hand (the pool page's tab and procedure; the Bayesian prior, threshold, samples
+    and seed) are in the address; opened in a fresh browser, the link shows the same tab, settings and numbers."""
+    with browser_page(height=1500) as (page, errors):
+        _open(page, f"{server}/pool?sample=benavoli2016")
+        page.get_by_role("tab", name="All pairs").click()
+        wait_idle(page, TIMEOUT)
+        page.get_by_text("Holm within the pool").first.click()
+        _text(page, "The matrix is counted exactly for Bonferroni and Nemenyi")
+        wait_idle(page, TIMEOUT)
+        expect(page).to_have_url(re.compile(r"ptab=All\+pairs"), timeout=TIMEOUT)
+        expect(page).to_have_url(re.compile(r"pproc=holm"), timeout=TIMEOUT)
+        pool_link = page.url
+        pool_text = page.get_by_text("Pairs whose verdict depends on the pool").first.inner_text()
+        _go(page, "Bayesian analysis")
+        page.get_by_role("spinbutton", name="Seed").fill("7")
+        page.get_by_role("spinbutton", name="Seed").press("Enter")
+        wait_idle(page, TIMEOUT)
+        expect(page).to_have_url(re.compile(r"bseed=7"), timeout=TIMEOUT)
+        bayes_link = page.url
+        metrics = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+        assert not errors, errors
+    with browser_page(height=1500) as (page, errors):
+        _open(page, pool_link)
+        expect(page.get_by_role("tab", name="All pairs")).to_have_attribute("aria-selected", "true", timeout=TIMEOUT)
+        assert page.get_by_text("Pairs whose verdict depends on the pool").first.inner_text() == pool_text
+        _open(page, bayes_link)
+        expect(page.get_by_role("spinbutton", name="Seed")).to_have_value("7", timeout=TIMEOUT)
+        wait_idle(page, TIMEOUT)
+        assert page.locator('[data-testid="stMetricValue"]').all_inner_texts() == metrics
+        assert not errors, errors

@@ -8,21 +8,17 @@ Each test gets its own server and waits for the app's state and for content, nev
 from __future__ import annotations
 
 import csv
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from .browser_helpers import CHROMIUM, browser_page, free_port, start_server, stop_server, wait_idle
+from .browser_helpers import browser_page, free_port, require_chromium, start_server, stop_server, wait_idle
 
 pytestmark = pytest.mark.browser
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 from playwright.sync_api import expect  # noqa: E402
 
