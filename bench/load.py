@@ -126,10 +126,16 @@ async def export_figure(page, fmt: str = "SVG") -> None:
     await page.get_by_role("link", name="Post-hoc tests").first.click()
     await page.locator("h1", has_text="Post-hoc tests").first.wait_for(timeout=TIMEOUT)
     await idle(page)
-    async with page.expect_download(timeout=TIMEOUT) as info:
-        await page.get_by_role("button", name=f"⬇ {fmt}").first.click()
-    download = await info.value
-    await download.path()
+    for attempt in range(2):  # a download the browser cancels (seen once in 16 under load) is asked again
+        async with page.expect_download(timeout=TIMEOUT) as info:
+            await page.get_by_role("button", name=f"⬇ {fmt}").first.click()
+        download = await info.value
+        try:
+            await download.path()
+            return
+        except Exception:
+            if attempt:
+                raise
 
 
 async def session(browser, url: str, rounds: int, export: str | None = None, delay: float = 0.0) -> None:

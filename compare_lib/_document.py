@@ -270,7 +270,8 @@ def markdown_report(a, *, figures: bool = True) -> str:
     out = [f"# {md_text(_title(a))}", "", "## Data", ""]
     out += [f"- {md_text(line)}" for line in _data_lines(a)]
     out += ["", "## Methods", ""] + [f"- {md_text(line)}" for line in _method_lines(a)]
-    out += ["", "## Results", "", "### Omnibus tests", "", frame_to_markdown(omnibus_table(a), p_columns=("p",))]
+    out += ["", "## Results", "", "### Omnibus tests", "",
+            frame_to_markdown(omnibus_table(a).drop(columns="symbol"), p_columns=("p",))]
     out += ["### Mean ranks", "", frame_to_markdown(mean_rank_table(a))]
     if winners_text(a):
         out += [md_text(winners_text(a) + " " + RANK_SET_NOTE), ""]
@@ -314,7 +315,7 @@ def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
     e = html.escape
     body = [f"<h1>{e(_title(a))}</h1>", "<h2>Data</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _data_lines(a)) + "</ul>",
             "<h2>Methods</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _method_lines(a)) + "</ul>",
-            "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a), p_columns=("p",)),
+            "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a).drop(columns="symbol"), p_columns=("p",)),
             "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))
             + (f"<p>{html.escape(winners_text(a) + ' ' + RANK_SET_NOTE)}</p>" if winners_text(a) else "")]
     svg = _cd_svg(a) if figures else None

@@ -7,7 +7,6 @@ import html
 import math
 import re
 
-import numpy as np
 import pandas as pd
 
 # Characters Markdown reads anywhere in a line (the line-start ones, # + - 1., never begin a generated line).
@@ -25,39 +24,34 @@ def md_cell(text) -> str:
     return md_text(text)
 
 
-def _number(v, is_p: bool, digits: int) -> str:
-    from ._paper_tables import journal_p
+def _columns(data: pd.DataFrame, digits: int, p_columns) -> dict:
+    """Each column's cells as text: numbers in one format per column (as the LaTeX tables), booleans as
+    yes/no, text as it is (escaped by the caller)."""
+    from ._paper_tables import _numeric_cells
 
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    if isinstance(v, (bool, np.bool_)):
-        return "yes" if v else "no"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    v = float(v)
-    if is_p:
-        return journal_p(v)
-    if v == round(v) and abs(v) < 1e15:
-        return str(int(v))
-    return f"{v:.{digits}g}" if abs(v) < 10 ** (-digits) else f"{v:.{digits}f}"
+    out = {}
+    for col in data.columns:
+        series = data[col]
+        if pd.api.types.is_bool_dtype(series):
+            out[col] = ["yes" if v else "no" for v in series]
+        elif pd.api.types.is_numeric_dtype(series):
+            out[col] = _numeric_cells(series, digits, col in p_columns, plain=True)
+        else:
+            out[col] = ["–" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in series]
+    return out
 
 
 def frame_to_markdown(frame: pd.DataFrame, *, digits: int = 3, p_columns=(), index: bool = False) -> str:
-    """A pipe table of a DataFrame: text escaped, p-value columns as journals print them, numbers with
-    ``digits`` decimals, integers as integers."""
+    """A pipe table of a DataFrame: text escaped, p-value columns as journals print them, one number format per
+    column, integers as integers."""
     data = frame.reset_index() if index else frame
     cols = list(data.columns)
+    cells = _columns(data, digits, p_columns)
+    numeric = {c: pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c]) for c in cols}
     lines = ["| " + " | ".join(md_cell(c) for c in cols) + " |",
-             "|" + "|".join("---:" if pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c])
-                            else "---" for c in cols) + "|"]
-    for row in data.itertuples(index=False):
-        cells = []
-        for c, v in zip(cols, row):
-            if isinstance(v, (str,)) or not isinstance(v, (int, float, np.number, np.bool_, bool)) and v is not None:
-                cells.append(md_cell(v))
-            else:
-                cells.append(_number(v, c in p_columns, digits))
-        lines.append("| " + " | ".join(cells) + " |")
+             "|" + "|".join("---:" if numeric[c] else "---" for c in cols) + "|"]
+    for i in range(len(data)):
+        lines.append("| " + " | ".join(md_cell(cells[c][i]) for c in cols) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -65,15 +59,10 @@ def frame_to_html(frame: pd.DataFrame, *, digits: int = 3, p_columns=(), index: 
     """An HTML table of a DataFrame (every cell escaped), formatted as :func:`frame_to_markdown`."""
     data = frame.reset_index() if index else frame
     cols = list(data.columns)
+    cells = _columns(data, digits, p_columns)
+    numeric = {c: pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c]) for c in cols}
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
-    body = []
-    for row in data.itertuples(index=False):
-        tds = []
-        for c, v in zip(cols, row):
-            text = str(v) if isinstance(v, str) or v is None or not isinstance(v, (int, float, np.number, np.bool_, bool)) \
-                else _number(v, c in p_columns, digits)
-            num = isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_))
-            tds.append(f"<td{' class=num' if num else ''}>{html.escape(text)}</td>")
-        body.append("<tr>" + "".join(tds) + "</tr>")
+    body = ["<tr>" + "".join(f"<td{' class=num' if numeric[c] else ''}>{html.escape(cells[c][i])}</td>" for c in cols)
+            + "</tr>" for i in range(len(data))]
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"

@@ -69,11 +69,11 @@ def _is_p_column(name, frame: pd.DataFrame) -> bool:
     return name in P_COLUMNS or name in frame.attrs.get("p_columns", ()) or name in PROCEDURES
 
 
-def _column_format(values: np.ndarray, digits: int, is_p: bool):
-    """One formatter for a numeric column."""
+def _column_format(values: np.ndarray, digits: int, is_p: bool, *, plain: bool = False):
+    """One formatter for a numeric column (LaTeX; ``plain``: the same formats as plain text)."""
     finite = values[np.isfinite(values)]
     if is_p:
-        return lambda v: "$<0.001$" if v < 0.001 else journal_p(v)
+        return journal_p if plain else (lambda v: "$<0.001$" if v < 0.001 else journal_p(v))
     if finite.size and np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15):
         return lambda v: str(int(v))
     nonzero = np.abs(finite[finite != 0])
@@ -82,21 +82,22 @@ def _column_format(values: np.ndarray, digits: int, is_p: bool):
             if v == 0:
                 return "0"
             mant, exp = f"{v:.2e}".split("e")
-            return f"${mant} \\times 10^{{{int(exp)}}}$"
+            return f"{mant}e{int(exp)}" if plain else f"${mant} \\times 10^{{{int(exp)}}}$"
         return scientific
     places = _decimals(finite, None, cap=digits)  # 12.0 and 14.5, not 12.000 and 14.500
     return lambda v: f"{v:.{places}f}"
 
 
-def _numeric_cells(series: pd.Series, digits: int, is_p: bool) -> list[str]:
+def _numeric_cells(series: pd.Series, digits: int, is_p: bool, *, plain: bool = False) -> list[str]:
+    """A numeric column's cells in one format (LaTeX, or ``plain`` text for HTML and Markdown)."""
     values = series.to_numpy(dtype=float)
-    fmt = _column_format(values, digits, is_p)
+    fmt = _column_format(values, digits, is_p, plain=plain)
     out = []
     for v in values:
         if math.isnan(v):
-            out.append("--")
+            out.append("–" if plain else "--")
         elif math.isinf(v):
-            out.append(r"$\infty$" if v > 0 else r"$-\infty$")
+            out.append(("∞" if v > 0 else "−∞") if plain else (r"$\infty$" if v > 0 else r"$-\infty$"))
         else:
             out.append(fmt(v))
     return out
