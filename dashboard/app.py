@@ -61,7 +61,11 @@ finally:  # also when the page stopped early (st.stop): the URL always holds the
 
 with st.sidebar:
     # After the page ran, so that a change made on the page is already reflected.
-    st.caption("**Data:** " + ui.esc(state.table_caption(state.active_table())))
+    analysed, loaded = state.active_table(), state.full_table()
+    selection = ("" if analysed.scores.shape == loaded.scores.shape else
+                 f" (your selection of the loaded {loaded.n_datasets} × {loaded.n_classifiers} table)")
+    # Which table the numbers describe: the one analysed on every page, after the selection made on Load data.
+    st.caption("**Analysed:** " + ui.esc(state.table_caption(analysed) + selection))
 ui.warm_up()
 if os.environ.get("COMPARE_DASHBOARD_RUNLOG"):
     # One line per page run: its page and the seconds from the rerun request reaching this script to its end.

@@ -178,3 +178,18 @@ def test_a_link_carries_the_file_name_and_the_data_notes():
     shown = " ".join(texts(fresh.caption) + texts(fresh.success) + texts(fresh.info) + texts(fresh.markdown))
     assert "my_results.csv" in shown
     assert "Averaged 3 rows per data set and classifier" in shown
+
+
+def test_omnibus_and_load_data_links_round_trip():
+    at = open_page("omnibus", sample="garcia2008")
+    at.toggle(key="w_tie_correction").set_value(True)
+    at.run()
+    at.button_group(key="w_om_chart").set_value("Ranks per data set")
+    at.run()
+    params = _fresh_equals(at, "omnibus")
+    assert params.get("tie") == "1" and params.get("ochart") == "Ranks per data set"
+    at = open_page("load_data", sample="benavoli2016", drop="credit", alpha="0.1")
+    at.button_group(key="w_preview_view").set_value("Ranks")
+    at.run()
+    params = _fresh_equals(at, "load_data")
+    assert params.get("lview") == "Ranks" and params.get("alpha") == "0.1"

@@ -132,7 +132,8 @@ def _recognised(results: cl.Results) -> str:
 table = state.full_table()
 origin = state.origin()
 version = ss.get("table_version", 0)
-st.success("Loaded: " + esc(state.table_caption(table)))
+st.success("Loaded: " + esc(state.table_caption(table)) + " (the whole file; the pages analyse the classifiers and "
+           "data sets kept below)")
 for key in ("link_message",):
     if ss.get(key):
         st.info(esc(ss.pop(key)))
