@@ -607,12 +607,7 @@ def datasets_for_power(table_or_effects=None, *, power: float = 0.8, min_n: int 
             break
         low = n
     if high is not None and low is not None:
-        while high - low > 1:
-            mid = (low + high) // 2
-            if evaluate(mid)["power"] >= target:
-                high = mid
-            else:
-                low = mid
+        high = _bisect(evaluate, low, high, target, lambda lo, hi: hi - lo <= 1, lambda lo, hi: (lo + hi) // 2)
     if progress is not None:
         progress(1.0)
     curve = [rows[n] for n in sorted(rows)]
@@ -678,12 +673,7 @@ def detectable_difference(table_or_effects=None, *, n_datasets: int | None = Non
     if reached:
         if evaluate(0.0)["power"] >= target:
             hi = 0.0
-        while hi - low > tol:
-            mid = (low + hi) / 2
-            if evaluate(mid)["power"] >= target:
-                hi = mid
-            else:
-                low = mid
+        hi = _bisect(evaluate, low, hi, target, lambda lo, up: up - lo <= tol, lambda lo, up: (lo + up) / 2)
     if progress is not None:
         progress(1.0)
     curve = [rows[x] for x in sorted(rows)]
@@ -708,6 +698,19 @@ def _plan_options(options: dict) -> dict:
                 "reps": 1000, "seed": 0, "spread": None, "k": None, "rope": None, "decision": 0.95, "samples": 2000,
                 "baseline": "table", "higher_is_better": None}
     return {**defaults, **options}
+
+
+def _bisect(evaluate, low, high, target: float, close, middle):
+    """The smallest point of [low, high] (up to ``close``) whose power reaches ``target``, given that ``high``
+    reaches it and ``low`` does not: the search of both inverse questions (N over integers, the difference
+    over reals)."""
+    while not close(low, high):
+        mid = middle(low, high)
+        if evaluate(mid)["power"] >= target:
+            high = mid
+        else:
+            low = mid
+    return high
 
 
 def plan_sentence(result: PlanResult, *, target: float = 0.8) -> str:

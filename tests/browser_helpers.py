@@ -108,3 +108,4 @@ def require_chromium() -> None:
         if os.environ.get("REQUIRE_BROWSER") == "1":
             raise RuntimeError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing: install Debian's chromium.")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+

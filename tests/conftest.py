@@ -49,3 +49,14 @@ def benavoli() -> cl.ScoreTable:
 @pytest.fixture(scope="session")
 def benavoli_example1() -> cl.ScoreTable:
     return _load("benavoli2016_example1.csv")
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A fresh dashboard server for one browser test (no state shared between tests); tests/browser_helpers.py."""
+    from .browser_helpers import free_port, start_server, stop_server
+
+    port = free_port()
+    proc = start_server(port, tmp_path / "streamlit.log")
+    yield f"http://127.0.0.1:{port}"
+    stop_server(proc)

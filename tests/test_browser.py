@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser_helpers import browser_page, free_port, require_chromium, start_server, stop_server, wait_idle
+from .browser_helpers import browser_page, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -22,13 +22,6 @@ from playwright.sync_api import expect  # noqa: E402
 TIMEOUT = 90_000
 MINE = "dataset,A,B,C\nd1,0.81,0.70,0.60\nd2,0.50,0.90,0.70\nd3,0.61,0.64,0.66\nd4,0.70,0.80,0.90\nd5,0.71,0.82,0.93\n"
 
-
-@pytest.fixture
-def server(tmp_path):
-    port = free_port()
-    proc = start_server(port, tmp_path / "streamlit.log")
-    yield f"http://127.0.0.1:{port}"
-    stop_server(proc)
 
 
 def _open(page, url: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .browser_helpers import browser_page, free_port, require_chromium, start_server, stop_server, wait_idle
+from .browser_helpers import browser_page, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -34,13 +34,6 @@ TWELVE = [
     "Extremely randomized trees", "Linear discriminant analysis", "Dummy baseline",
 ]
 
-
-@pytest.fixture
-def server(tmp_path):
-    port = free_port()
-    proc = start_server(port, tmp_path / "streamlit.log")
-    yield f"http://127.0.0.1:{port}"
-    stop_server(proc)
 
 
 def _twelve_csv(path: Path) -> Path:
