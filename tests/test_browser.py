@@ -274,3 +274,30 @@ def test_changed_choices_tab_and_bayesian_settings_travel_in_the_link(server):
         wait_idle(page, TIMEOUT)
         assert page.locator('[data-testid="stMetricValue"]').all_inner_texts() == metrics
         assert not errors, errors
+
+
+def test_the_report_downloads_from_the_posthoc_page(server, tmp_path):
+    """Issue 21: "⬇ Report (HTML)" and "⬇ Python script" give the whole analysis of the current view; the script,
+    run next to the sample file, prints the same numbers as the library."""
+    import shutil
+    import subprocess
+    import sys
+
+    with browser_page(height=1500) as (page, errors):
+        _open(page, f"{server}/posthoc?sample=demsar2006&view=Report&test=mean-ranks&correction=nemenyi")
+        _text(page, "The whole analysis of this view")
+        with page.expect_download(timeout=TIMEOUT) as info:
+            page.get_by_role("button", name="⬇ Report (HTML)").first.click()
+        html = Path(info.value.path()).read_text(encoding="utf-8")
+        assert html.startswith("<!DOCTYPE html>") and "χ²(3) = 9.28" in html and "<svg" in html
+        assert "Nemenyi" in html and "CD = 1.254" in html
+        with page.expect_download(timeout=TIMEOUT) as info:
+            page.get_by_role("button", name="⬇ Python script").first.click()
+        script = Path(info.value.path()).read_text(encoding="utf-8")
+        assert not errors, errors
+    sample = Path(__file__).resolve().parents[1] / "sample_data" / "demsar2006_table6_auc_untied.csv"
+    shutil.copy(sample, tmp_path / sample.name)
+    (tmp_path / "reproduce.py").write_text(script, encoding="utf-8")
+    run = subprocess.run([sys.executable, "reproduce.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "9.28" in run.stdout and "1.964" in run.stdout
