@@ -56,7 +56,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_skillings_mack": ("SkillingsMackResult", "skillings_mack"),
     "_analysis": ("Analysis", "Source", "analyze"),
     "_familywise": ("familywise_error",),
-    "_rank_sets": ("best_set", "rank_sets", "winners_sentence", "worst_set"),
+    "_rank_sets": ("best_set", "rank_set_labels", "rank_sets", "rank_sets_from_posthoc", "winners_sentence", "worst_set"),
     "_letters": ("letters",),
     "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),

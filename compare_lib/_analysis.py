@@ -13,6 +13,7 @@ diagram's layout and, with a ROPE, the Bayesian signed-rank comparisons (Benavol
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import platform
@@ -104,6 +105,25 @@ class Analysis(Result):
         from ._posthoc import as_posthoc_result
 
         return as_posthoc_result(self.posthoc)
+
+    @functools.cached_property
+    def rank_sets(self) -> pd.DataFrame | None:
+        """The simultaneous rank sets projected from this analysis's own post-hoc decisions (None versus a
+        control: they need every pair)."""
+        if self.control is not None:
+            return None
+        from ._rank_sets import rank_sets_from_posthoc
+
+        return rank_sets_from_posthoc(self.posthoc)
+
+    @functools.cached_property
+    def letters(self) -> dict:
+        """The compact letter display of the post-hoc decisions (empty versus a control)."""
+        if self.control is not None:
+            return {}
+        from ._letters import letters
+
+        return letters(self.posthoc)
 
     def choices(self) -> dict:
         """Every choice the numbers depend on (the arguments of :func:`analyze` and the table's own)."""

@@ -103,48 +103,27 @@ def omnibus_table(a) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _rank_sets(a):
-    """The simultaneous rank sets of the analysis's test and procedure (all pairs only), or None."""
-    if a.control is not None:
-        return None
-    from ._rank_sets import rank_sets
-
-    return rank_sets(a.table, alpha=a.alpha, test=a.test, correction=a.correction)
-
-
 def mean_rank_table(a) -> pd.DataFrame:
     """Mean ranks, best first, with (all pairs) the simultaneous rank set of each classifier (Mogstad et al.
     2024: the ranks it can hold at 1 − α) and its letters (share a letter = not found different)."""
     ranks = a.mean_ranks.sort_values(kind="stable")
     out = pd.DataFrame({"classifier": ranks.index, "mean rank": ranks.to_numpy()})
-    sets = _rank_sets(a)
+    sets = a.rank_sets
     if sets is not None:
-        low, high = sets["rank_low"].reindex(ranks.index), sets["rank_high"].reindex(ranks.index)
-        out["rank set"] = [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(low, high)]
-    letters = _letters(a)
-    if letters:
-        out["letters"] = [letters.get(n, "") for n in ranks.index]
+        from ._rank_sets import rank_set_labels
+
+        out["rank set"] = rank_set_labels(sets.reindex(ranks.index))
+    if a.letters:
+        out["letters"] = [a.letters.get(n, "") for n in ranks.index]
     return out
 
 
 def winners_text(a) -> str | None:
-    sets = _rank_sets(a)
-    if sets is None:
+    if a.rank_sets is None:
         return None
     from ._rank_sets import winners_sentence
 
-    return winners_sentence(sets)
-
-
-def _letters(a) -> dict:
-    """The compact letter display where the library has it and the family is all pairs."""
-    if a.control is not None:
-        return {}
-    try:
-        from ._letters import letters
-    except ImportError:
-        return {}
-    return letters(a.posthoc)
+    return winners_sentence(a.rank_sets)
 
 
 def posthoc_table(a) -> pd.DataFrame:
@@ -223,9 +202,8 @@ def analysis_dict(a) -> dict:
         "paragraph": a.paragraph(),
         "notes": list(a.notes),
     }
-    letters = _letters(a)
-    if letters:
-        out["letters"] = letters
+    if a.letters:
+        out["letters"] = a.letters
     for result in out["omnibus"].values():
         result.pop("mean_ranks", None)  # the same as "mean_ranks" above
     if a.bayesian is not None:

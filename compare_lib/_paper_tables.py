@@ -43,10 +43,10 @@ def journal_p(p, digits: int = 3) -> str:
     return f"{p:#.{digits}g}".rstrip(".")
 
 
-def p_clause(p) -> str:
-    """"p = 0.0258" or "p < 0.001" (Unicode text)."""
+def p_clause(p, name: str = "p") -> str:
+    """"p = 0.0258" or "p < 0.001" (Unicode text); ``name`` for another p ("adjusted p = 0.0469")."""
     text = journal_p(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
 #: Column names of result frames shown as a paper would head them (LaTeX).

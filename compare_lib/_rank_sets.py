@@ -155,16 +155,36 @@ def rank_sets(
         frame.attrs.update(alpha=alpha, test=None, correction=None, method=method, marginal=True, k=k, n=n,
                            higher_is_better=t.higher_is_better, n_boot=n_boot, seed=seed)
         return frame
-    result = posthoc(t, test=test, correction=correction, alpha=alpha, as_result=True)
+    return rank_sets_from_posthoc(posthoc(t, test=test, correction=correction, alpha=alpha, as_result=True))
+
+
+def rank_sets_from_posthoc(result) -> pd.DataFrame:
+    """The simultaneous rank sets of :func:`rank_sets` projected from a post-hoc result already computed (a
+    :class:`~compare_lib.PosthocResult` or the DataFrame of :func:`compare_lib.posthoc`, all pairs), so that a
+    report or a page that shows both does not run the post-hoc twice."""
+    from ._posthoc import as_posthoc_result
+
+    result = as_posthoc_result(result)
+    if result.control is not None:
+        raise InputError("Rank sets need every pair compared: the post-hoc result compares against a control "
+                         f"({result.control!r}). Run it over all pairs.")
+    names = list(result.mean_ranks)
+    k = len(names)
     better_than, worse_than = _decision_counts(result.frame, names)
-    frame = pd.DataFrame({"mean_rank": mean_ranks, "rank_low": 1 + worse_than, "rank_high": k - better_than,
+    frame = pd.DataFrame({"mean_rank": np.fromiter(result.mean_ranks.values(), dtype=float, count=k),
+                          "rank_low": 1 + worse_than, "rank_high": k - better_than,
                           "better_than": better_than, "worse_than": worse_than},
                          index=pd.Index(names, name="classifier"))
-    frame.attrs.update(alpha=alpha, test=result.test, correction=result.correction, method=method, marginal=False,
-                       k=k, n=n, higher_is_better=t.higher_is_better)
+    frame.attrs.update(alpha=result.alpha, test=result.test, correction=result.correction, method="simultaneous",
+                       marginal=False, k=k, n=result.n, higher_is_better=result.higher_is_better)
     if result.notes:
         frame.attrs["notes"] = tuple(result.notes)
     return frame
+
+
+def rank_set_labels(frame: pd.DataFrame) -> list[str]:
+    """Each classifier's simultaneous rank set as text for a table: "2" for a single rank, "1–3" for a range."""
+    return [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(frame["rank_low"], frame["rank_high"])]
 
 
 def _bootstrap_intervals(ranks: np.ndarray, alpha: float, n_boot: int, seed) -> tuple[np.ndarray, np.ndarray]:

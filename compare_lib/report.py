@@ -334,7 +334,7 @@ def _join(items: list[str]) -> str:
 def _pair_detail(row, attrs: dict, p_name: str) -> str:
     """"adjusted p = 0.0469; HL 0.0120, 95% CI [0.00400, 0.0200]": the pair's p and its effect size, oriented
     to favour the better classifier of the pair."""
-    text = f"{p_name} {journal_p(row.p_adj)}" if journal_p(row.p_adj).startswith("<") else f"{p_name} = {journal_p(row.p_adj)}"
+    text = p_clause(row.p_adj, p_name)
     effect = getattr(row, "effect", float("nan"))
     if effect == effect:  # not NaN
         value, low, high = (row.effect, row.effect_low, row.effect_high) if row.better == row.a else (

@@ -15,7 +15,7 @@ import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["selection_glance", "analysis_report", "rank_sets", "letters", "cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
@@ -29,16 +29,10 @@ def selection_glance(token: str, _table: cl.ScoreTable, a: str, b: str, n_sets: 
     return cl.report.selection_sentence(result, a, b, _table.n_datasets)
 
 
-@st.cache_data(show_spinner="Computing the rank sets…", max_entries=64, ttl=3600)
-def rank_sets(token: str, _table: cl.ScoreTable, alpha_: float, test: str, correction: str, method: str):
-    """Simultaneous rank sets (or marginal bootstrap intervals, seed 0) of the current view."""
-    return cl.rank_sets(_table, alpha=alpha_, test=test, correction=correction, method=method)
-
-
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def letters(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float):
-    """The compact letter display of the current post-hoc result (all pairs)."""
-    return cl.letters(cl.posthoc(_table, test=test, correction=correction, alpha=alpha_, as_result=True))
+@st.cache_data(show_spinner="Resampling the data sets…", max_entries=64, ttl=3600)
+def bootstrap_ranks(token: str, _table: cl.ScoreTable, alpha_: float):
+    """Marginal bootstrap intervals of the mean ranks (2,000 resamples, seed 0)."""
+    return cl.rank_sets(_table, alpha=alpha_, method="bootstrap")
 
 
 @st.cache_data(show_spinner="Writing the report…", max_entries=16, ttl=3600)

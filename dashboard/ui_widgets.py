@@ -14,7 +14,7 @@ import state
 from ui_cache import fold_sample
 from ui_text import esc
 
-__all__ = ["wide_chart", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
+__all__ = ["wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
 
 
 def wide_chart(fig, key: str, *, narrow=None, **kwargs) -> None:
@@ -66,6 +66,24 @@ def _switch_css(key: str, min_width: int, narrow_min_width: int) -> str:
         f"@supports not (container-type:inline-size){{{narrow}{{display:none}} {wide}{{overflow-x:auto}} "
         f"{wide} > div{{min-width:{min_width}px}}}}"
     )
+
+
+def remembered_tabs(labels: list[str], key: str, remember: str):
+    """Tabs whose open tab lives in the session under ``remember`` (and so in links, links.CHOICES): back on the
+    page, or from a link, the tab that was open is opened again; a request left under ``<remember>_request``
+    (a teaching example) opens its tab once. The tab bar reruns the page on a switch, so the choice is stored."""
+    ss = st.session_state
+    if f"{remember}_request" in ss:
+        ss[key] = ss.pop(f"{remember}_request")
+    elif key not in ss and ss.get(remember) is not None:
+        if ss[remember] in labels:
+            ss[key] = ss[remember]
+        else:
+            st.warning(esc(f"The link's tab {ss[remember]!r} is not on this page; the first tab is shown."))
+            ss[remember] = labels[0]
+    tabs = st.tabs(labels, key=key, on_change="rerun")
+    ss[remember] = ss.get(key) or labels[0]
+    return tabs
 
 
 @st.cache_resource(show_spinner=False)

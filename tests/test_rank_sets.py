@@ -213,3 +213,17 @@ def test_best_set_needs_the_simultaneous_sets(demsar):
         best_set(rank_sets(demsar), alpha=0.1)
     with pytest.raises(cl.InputError, match="direction"):
         rank_sets(np.ones((5, 3)))
+
+
+def test_rank_sets_from_a_posthoc_result_already_computed():
+    """The dashboard and the report project the sets from the post-hoc they already have (with effect sizes in
+    its columns): the same frame as rank_sets, and a control result is refused."""
+    import compare_lib as cl
+    from tests.conftest import SAMPLES
+
+    table = cl.load_scores(SAMPLES / "garcia_herrera2008_table2_accuracy.csv", higher_is_better=True)
+    frame = cl.with_effect_sizes(cl.posthoc(table, "wilcoxon", "holm"), table)
+    pd.testing.assert_frame_equal(cl.rank_sets_from_posthoc(frame), cl.rank_sets(table, test="wilcoxon", correction="holm"))
+    assert cl.rank_set_labels(cl.rank_sets(table)) == ["1–2", "2–4", "1–3", "5", "3–4"]
+    with pytest.raises(cl.InputError, match="every pair"):
+        cl.rank_sets_from_posthoc(cl.posthoc(table, "wilcoxon", "holm", control="C4.5"))

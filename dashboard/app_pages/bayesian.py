@@ -40,30 +40,26 @@ ss["bay_rope"] = rope
 prior_default = 0.6 if test == "signed-rank" else 1.0
 if "bay_prior_link" in ss:  # a link's prior strength belongs to the link's test
     ss[f"bay_prior_{test}"] = ss.pop("bay_prior_link")
-# A link's numbers are checked against what the widgets offer; anything else falls back to the default.
+# The widgets start from the session (an earlier visit or a link), checked against what they offer.
 SAMPLE_OPTIONS = [10_000, 20_000, 50_000, 100_000]
-if not 0.1 <= float(ss.get(f"bay_prior_{test}", prior_default)) <= 10.0:
-    ss[f"bay_prior_{test}"] = prior_default
-if not 0.8 <= float(ss.get("bay_decision", 0.95)) <= 0.99:
-    ss["bay_decision"] = 0.95
-if ss.get("bay_samples", 50_000) not in SAMPLE_OPTIONS:
-    ss["bay_samples"] = 50_000
-if not 0 <= ss.get("bay_seed", 0) <= 2**31 - 1 or ss.get("bay_seed", 0) != int(ss.get("bay_seed", 0)):
-    ss["bay_seed"] = 0
-prior = c3.number_input("Prior strength", min_value=0.1, max_value=10.0, value=float(ss.get(f"bay_prior_{test}", prior_default)),
+prior = c3.number_input("Prior strength", min_value=0.1, max_value=10.0,
+                        value=float(state.remembered(f"bay_prior_{test}", prior_default, lambda v: 0.1 <= v <= 10.0)),
                         step=0.1, key=f"w_bay_prior_{test}",
                         help="The weight of the prior pseudo-observation, placed in the ROPE. The tutorial uses 0.6 for "
                              "the signed-rank test and 1 for the sign test; baycomp uses 0.5.")
 ss[f"bay_prior_{test}"] = prior
-decision = c4.slider("Decision threshold", min_value=0.8, max_value=0.99, value=float(ss.get("bay_decision", 0.95)),
+decision = c4.slider("Decision threshold", min_value=0.8, max_value=0.99,
+                     value=float(state.remembered("bay_decision", 0.95, lambda v: 0.8 <= v <= 0.99)),
                      step=0.01, key="w_bay_decision", help="A pair is decided when one region has at least this posterior "
                                                           "probability; otherwise it is undecided.")
 ss["bay_decision"] = decision
 d1, d2 = st.columns(2)
 samples = d1.select_slider("Posterior samples per pair", options=SAMPLE_OPTIONS,
-                           value=int(ss.get("bay_samples", 50_000)), key="w_bay_samples")
+                           value=int(state.remembered("bay_samples", 50_000, lambda v: v in SAMPLE_OPTIONS)),
+                           key="w_bay_samples")
 ss["bay_samples"] = samples
-seed = int(d2.number_input("Seed", min_value=0, max_value=2**31 - 1, value=int(ss.get("bay_seed", 0)), step=1,
+seed = int(d2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
+                           value=int(state.remembered("bay_seed", 0, lambda v: 0 <= v <= 2**31 - 1 and v == int(v))),
                            key="w_bay_seed"))
 ss["bay_seed"] = seed
 st.caption(esc(reason))

@@ -58,20 +58,16 @@ members_default = list(dict.fromkeys(stored)) if len(set(stored)) >= 2 else name
 
 FWER_MAX_K = 15  # the multiple-comparisons demo's largest k on the shared app
 FWER_MAX_REPS = 5000
+TABS = ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
+# Pools are counted exactly for Bonferroni and Nemenyi (Holm within each pool is counted as Bonferroni).
+matrix_proc = "bonferroni" if procedure == "holm" else procedure
+
+
 def _heavy(table) -> bool:
     """Counting every pool of every pair takes seconds beyond this size: it then starts on request."""
     return table.n_classifiers ** 2 * table.n_datasets > 2_000_000
 
 
-TABS = ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
-if "pool_tab_request" in ss:  # a teaching example opens the tab that shows its point
-    ss["w_pool_tab"] = ss.pop("pool_tab_request")
-elif "w_pool_tab" not in ss and ss.get("pool_tab") is not None:  # back on the page, or a link: the tab it had open
-    if ss["pool_tab"] in TABS:
-        ss["w_pool_tab"] = ss["pool_tab"]
-    else:
-        st.warning(esc(f"The link's tab {ss['pool_tab']!r} is not on this page; the first tab is shown."))
-        ss["pool_tab"] = TABS[0]
 example = ss.pop("example_loaded", None)
 if example is not None:
     name, replaced, hint = example
@@ -80,9 +76,7 @@ if state.before_example() is not None:
     if st.button(esc(f"↩ Back to my table ({state.before_example().describe()})"), key="pool_back"):
         state.restore_before_example()
         st.rerun()
-# A keyed tab bar that reruns on a switch: its selection lives in the session, so an example can open a tab.
-tab_explore, tab_pair, tab_matrix, tab_demo = st.tabs(TABS, key="w_pool_tab", on_change="rerun")
-ss["pool_tab"] = ss.get("w_pool_tab") or TABS[0]
+tab_explore, tab_pair, tab_matrix, tab_demo = ui.remembered_tabs(TABS, "w_pool_tab", "pool_tab")
 
 # -- subset explorer ------------------------------------------------------------------------------
 with tab_explore:
@@ -181,7 +175,7 @@ with tab_pair:
     stored_a, stored_b = ss.get("pool_a"), ss.get("pool_b")
     if stored_a not in present and table.n_classifiers <= ui.MAX_MATRIX_K and not _heavy(table):
         # Open on a pair whose verdict depends on the pool, where there is one (the point of this tab).
-        dep = ui.call(ui.pool_dependence, token, table, alpha, "nemenyi" if procedure == "nemenyi" else "bonferroni")
+        dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)
         if dep is not None and len(dep):
             stored_a, stored_b = str(dep["a"].iloc[0]), str(dep["b"].iloc[0])
             st.caption(esc(f"Opened on {stored_a} vs {stored_b}: its mean-ranks verdict depends on the pool."))
@@ -244,7 +238,6 @@ with tab_matrix:
     else:
         if procedure == "holm":
             st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
-        matrix_proc = "bonferroni" if procedure == "holm" else procedure
         heavy = _heavy(table)
         key = ("pool_matrix_go", token, alpha, matrix_proc)
         if heavy and not ss.get(key):
@@ -282,7 +275,7 @@ def _example(title: str, text: str, key: str, sample_id: str, members: list[str]
         replaced = state.use_example(state.SAMPLE_BY_ID[sample_id])
         ss["pool_members"] = members
         ss["pool_a"], ss["pool_b"] = pair
-        ss["pool_tab_request"] = tab
+        ss["pool_tab_request"] = tab  # opened by ui.remembered_tabs on the next run
         ss["example_loaded"] = (title.split(":")[0], replaced, hint)
         st.rerun()
 

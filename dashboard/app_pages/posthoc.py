@@ -219,14 +219,15 @@ elif view == "How sure is the ranking?":
     if family == "control":
         st.info("Rank sets and letters need every pair compared: choose **All pairs** above.")
     else:
-        sets = ui.call(ui.rank_sets, token, table, alpha, test, procedure, "simultaneous")
+        # Projected from the decisions this page already has (no second post-hoc run).
+        sets = ui.call(cl.rank_sets_from_posthoc, result)
         if sets is not None:
             st.markdown(f"**{esc(cl.winners_sentence(sets))}**")
-            letters = ui.call(ui.letters, token, table, test, procedure, control, alpha)
+            letters = ui.call(cl.letters, result)
             shown = sets.sort_values("mean_rank", kind="stable")
             display = pd.DataFrame({
                 "classifier": shown.index, "mean rank": shown["mean_rank"].round(3),
-                "rank set": [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(shown["rank_low"], shown["rank_high"])],
+                "rank set": cl.rank_set_labels(shown),
                 "significantly better than": shown["better_than"], "significantly worse than": shown["worse_than"],
                 "letters": [(letters or {}).get(n, "") for n in shown.index],
             })
@@ -249,7 +250,7 @@ elif view == "How sure is the ranking?":
                                 value=bool(ss.get("ph_boot", False)), key="w_ph_boot")
             ss["ph_boot"] = boot_on
             if boot_on:
-                boot = ui.call(ui.rank_sets, token, table, alpha, test, procedure, "bootstrap")
+                boot = ui.call(ui.bootstrap_ranks, token, table, alpha)
                 if boot is not None:
                     st.plotly_chart(cl.plots.rank_sets_figure(boot), width="stretch", key="rank_boot_chart",
                                     config=ui.CHART_CONFIG)

@@ -27,14 +27,7 @@ st.markdown(
 
 REP_TABS = ["How replicable is my verdict?", "How many data sets do I need?", "Tests on fold-level results",
             "Run an experiment"]
-if "w_rep_tab" not in ss and ss.get("rep_tab") is not None:  # back on the page, or a link: the tab it had open
-    if ss["rep_tab"] in REP_TABS:
-        ss["w_rep_tab"] = ss["rep_tab"]
-    else:
-        st.warning(esc(f"The link's tab {ss['rep_tab']!r} is not on this page; the first tab is shown."))
-# A keyed tab bar that reruns on a switch: its selection lives in the session (and in links).
-tab_sel, tab_plan, tab_folds, tab_run = st.tabs(REP_TABS, key="w_rep_tab", on_change="rerun")
-ss["rep_tab"] = ss.get("w_rep_tab") or REP_TABS[0]
+tab_sel, tab_plan, tab_folds, tab_run = ui.remembered_tabs(REP_TABS, "w_rep_tab", "rep_tab")
 
 GROUPS = {
     "Two classifiers": ["t-test", "t-test (relative)", "Wilcoxon", "sign test"],
