@@ -45,7 +45,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_pool": ("PoolVerdictsResult", "critical_rank_difference", "pool_counts", "pool_dependence",
               "pool_power_simulation", "pool_sensitivity", "pool_sensitivity_matrix", "pool_verdicts", "smallest_flip"),
     "_replicability": ("SELECTION_TESTS", "replicability", "replicability_counts", "replicability_e", "replicability_p",
-                       "selection_experiment"),
+                       "selection_experiment", "selection_trend", "selection_trend_sentence"),
     "_resampling": ("corrected_repeated_cv_ttest", "corrected_resampled_ttest", "cv_ttest", "dietterich_5x2cv_ttest",
                     "fold_groups", "fold_level_tests", "fold_replicability"),
     "_experiments": ("BUILTIN_CLASSIFIERS", "BUILTIN_DATASETS", "make_classifier", "run_experiment"),
@@ -58,6 +58,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_familywise": ("familywise_error",),
     "_rank_sets": ("best_set", "rank_set_labels", "rank_sets", "rank_sets_from_posthoc", "winners_sentence", "worst_set"),
     "_letters": ("letters",),
+    "_cd_layout": ("unjoined_pairs",),  # issue 28: pairs not rejected that no CD bar joins
     "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
 }

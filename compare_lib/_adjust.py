@@ -431,6 +431,9 @@ class Procedure:
     critical_difference: str | None = None
     showcase: tuple[str, ...] = ()
     corrects: bool = True
+    #: Under which dependence between the tests it controls the family-wise error: "any", "simes" (positively
+    #: dependent tests, the Simes inequality), "independent" (exact for independent tests), or "" (not stated).
+    dependence: str = ""
 
     def unavailable(self, family: str | None = None, *, mean_ranks: bool | None = None, k: int | None = None,
                     m: int | None = None, exhaustive_max_k: int | None = None) -> str | None:
@@ -506,7 +509,7 @@ def register_procedure(name: str, apv: Callable[[Hypotheses], np.ndarray], *, la
     returns one adjusted p-value per hypothesis, in the input order; the library then caps them to
     [p, 1] and (``monotone=True``) makes them non-decreasing in p with tied p-values sharing one APV.
     Other keywords (``mean_ranks_only``, ``exhaustive``, ``critical_difference``, ``showcase``,
-    ``corrects``) are those of :class:`Procedure`.
+    ``corrects``, ``dependence``) are those of :class:`Procedure`.
 
     >>> import numpy as np, compare_lib as cl
     >>> _ = cl.register_procedure("double", lambda h: 2 * h.p, label="Doubled", reference="a toy")
@@ -550,39 +553,39 @@ register_procedure(
     "bonferroni", lambda h: np.minimum(1.0, h.p.size * h.p), label="Bonferroni", families=("all-pairs",),
     kind="single-step", reference="Dunn 1961; García & Herrera 2008, §3",
     description="García & Herrera call this 'Nemenyi' in the all-pairs setting.",
-    formula=r"\mathrm{APV}_i = \min(1,\, m\,p_i)",
+    formula=r"\mathrm{APV}_i = \min(1,\, m\,p_i)", dependence="any",
 )
 register_procedure(
     "bonferroni-dunn", lambda h: np.minimum(1.0, h.p.size * h.p), label="Bonferroni-Dunn", families=("control",),
     kind="single-step", reference="Dunn 1961; Demšar 2006, §3.2.2",
     description="Bonferroni versus a control; the CD of Demšar's Figure 1b.", critical_difference="bonferroni-dunn",
-    showcase=("control",), formula=r"\mathrm{APV}_i = \min(1,\,(k-1)\,p_i)",
+    showcase=("control",), formula=r"\mathrm{APV}_i = \min(1,\,(k-1)\,p_i)", dependence="any",
 )
 register_procedure(
     "holm", _rows(holm_rows), label="Holm", kind="step-down", reference="Holm 1979; García & Herrera 2008, §3",
     description="Step-down: each hypothesis is corrected for those not yet rejected.", showcase=FAMILIES,
-    formula=r"\mathrm{APV}_i = \max_{j \le i}\,(m - j + 1)\,p_j",
+    formula=r"\mathrm{APV}_i = \max_{j \le i}\,(m - j + 1)\,p_j", dependence="any",
 )
 register_procedure(
     "hochberg", _rows(hochberg_rows), label="Hochberg", kind="step-up", reference="Hochberg 1988; Demšar 2006, §3.2.2",
     description="Step-up (relies on the Simes inequality).",
-    formula=r"\mathrm{APV}_i = \min_{j \ge i}\,(m - j + 1)\,p_j",
+    formula=r"\mathrm{APV}_i = \min_{j \ge i}\,(m - j + 1)\,p_j", dependence="simes",
 )
 register_procedure(
     "hommel", _rows(hommel_rows), label="Hommel", kind="step-up", reference="Hommel 1988; García & Herrera 2008, Fig. 3",
     description="Closed testing with Simes tests of every intersection (relies on the Simes inequality).",
-    formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i}\,\min_{j} \frac{|I|\,p_{(j)}^{I}}{j}", dependence="simes",
 )
 register_procedure(
     "holland", _rows(holland_rows), label="Holland", kind="step-down",
     reference="Holland & Copenhaver 1987; García et al. 2010, §3.3",
     description="Holm with Šidák's 1 − (1 − p)^n in place of n p (exact under independence; statsmodels' 'holm-sidak').",
-    formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m - j + 1}\right]",
+    formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m - j + 1}\right]", dependence="independent",
 )
 register_procedure(
     "finner", _rows(finner_rows), label="Finner", kind="step-down", reference="Finner 1993; García et al. 2010, §3.3",
     description="Step-down with 1 − (1 − p_j)^{m/j}: more powerful than Holm and Holland, valid under independence.",
-    showcase=("control",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m / j}\right]",
+    showcase=("control",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,\left[1 - (1 - p_j)^{m / j}\right]", dependence="independent",
 )
 register_procedure(
     "rom", lambda h: rom_apv(h.p), label="Rom", families=("control",), kind="step-up",
@@ -602,7 +605,7 @@ register_procedure(
     "shaffer", lambda h: _shaffer(h.p, _k_of(h, "Shaffer's procedure")), label="Shaffer (static)",
     families=("all-pairs",), kind="step-down", reference="Shaffer 1986; García & Herrera 2008, §2.1",
     description="Holm with m − j + 1 replaced by t_j, the most hypotheses that can be true when j − 1 are false.",
-    max_k=MAX_SHAFFER_K, showcase=("all-pairs",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,t_j\,p_j",
+    max_k=MAX_SHAFFER_K, showcase=("all-pairs",), formula=r"\mathrm{APV}_i = \max_{j \le i}\,t_j\,p_j", dependence="any",
 )
 register_procedure(
     "bergmann-hommel", _bergmann_hommel_apv, label="Bergmann-Hommel", families=("all-pairs",), kind="dynamic",
@@ -610,14 +613,14 @@ register_procedure(
     max_k=MAX_BERGMANN_HOMMEL_K, showcase=("all-pairs",),
     description="Over the exhaustive sets I (sets of pairs that can be exactly the true ones), then made non-decreasing "
                 "in the raw p-values, as García & Herrera's Table 5 and scmamp (slightly conservative).",
-    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j", dependence="any",
 )
 register_procedure(
     "bergmann-hommel-closed", _bergmann_hommel_apv, label="Bergmann-Hommel (closed testing)", families=("all-pairs",),
     kind="dynamic", reference="Bergmann & Hommel 1988; García & Herrera 2008, §2.1 and §3", exhaustive=True,
     max_k=MAX_BERGMANN_HOMMEL_K, monotone=False,
     description="The formula exactly (no monotone step): APV ≤ α is exactly the procedure's decision.",
-    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j",
+    formula=r"\mathrm{APV}_i = \max_{I \ni i \text{ exhaustive}}\,|I|\,\min_{j \in I} p_j", dependence="any",
 )
 
 #: The procedures the family-wise error demonstration (:func:`compare_lib.familywise_error`) compares by default:

@@ -244,14 +244,19 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
         Called with the fraction done (0 to 1) during the long steps.
     """
     from ._table import as_table
-    from ._validation import check_alpha
+    from ._validation import check_alpha, check_seed
+
+    seed = check_seed(seed)
 
     if isinstance(table, (str, Path)):
         from .io import load_scores
 
-        path = str(table)
-        table = load_scores(path, higher_is_better=True if higher_is_better is None else higher_is_better)
-        source = source or Source(Path(path).name, table={"higher_is_better": table.higher_is_better})
+        # A Path stays a path even when its name holds a line break; a str with one is the table's text.
+        path = table if isinstance(table, Path) or "\n" not in table else None
+        table = load_scores(Path(path) if path is not None else table,
+                            higher_is_better=True if higher_is_better is None else higher_is_better)
+        if path is not None:
+            source = source or Source(Path(path).name, table={"higher_is_better": table.higher_is_better})
     t = as_table(table, higher_is_better)
     check_alpha(alpha)
     if isinstance(source, dict):

@@ -34,7 +34,9 @@ from scipy import stats
 
 from ._table import ScoreTable, as_table
 from ._result import Result
+from ._validation import check_seed
 from .errors import InputError
+from .limits import MAX_SEED
 
 PRIOR_PLACES = ("rope", "x", "y")
 #: Bounds of one call (each stated in its error message).
@@ -146,6 +148,7 @@ def bayesian_sign_test(x, y, rope: float = 0.0, prior_strength: float = 1.0, pri
 
     Tutorial (naive Bayes vs AODE, 54 data sets, rope 0.01): P(NBC) = 0, P(rope) = 0.71, P(AODE) = 0.29.
     """
+    seed = check_seed(seed)
     _check(rope, prior_strength, prior_place, samples)
     d = _differences(x, y, higher_is_better)
     n_x, n_y = int((d > rope).sum()), int((d < -rope).sum())
@@ -263,6 +266,7 @@ def bayesian_signed_rank(x, y, rope: float = 0.0, prior_strength: float = 0.6, p
     sample). Tutorial (naive Bayes vs AODE, 54 data sets, rope 0.01, prior 0.6): P(NBC) = 0,
     P(rope) = 0.12, P(AODE) = 0.88.
     """
+    seed = check_seed(seed)
     _check(rope, prior_strength, prior_place, samples)
     d = _differences(x, y, higher_is_better)
     _check_work(d.size, samples)
@@ -423,6 +427,7 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
     sample), so 190 pairs of 100 data sets take about a second at 50,000 samples. ``attrs`` records the
     ROPE, prior, samples, seed and decision threshold for a report.
     """
+    seed = check_seed(seed)
     t = as_table(table, higher_is_better)
     t.require_complete("The Bayesian analysis of all pairs")
     if test not in ("signed-rank", "sign"):
@@ -489,6 +494,7 @@ def relevance_demo(delta: float = 0.003, sd: float = 0.01, sizes=(10, 20, 50, 10
     inside the ROPE. The data sets are nested (the first n of one seeded draw), so each row adds data
     to the previous one. Returns per n: ``wilcoxon_p``, ``p_x``, ``p_rope``, ``p_y``, ``mean_difference``.
     """
+    seed = check_seed(seed, allow_none=False)
     sizes = [int(n) for n in sizes]
     if not sizes or min(sizes) < 2 or max(sizes) > MAX_DEMO_N:
         raise InputError(f"sizes must be numbers of data sets between 2 and {MAX_DEMO_N:,}.")
@@ -503,7 +509,7 @@ def relevance_demo(delta: float = 0.003, sd: float = 0.01, sizes=(10, 20, 50, 10
     for step, n in enumerate(sizes):
         part = d[:n]
         w = wilcoxon(np.zeros(n), part)  # y - x = d: positive favours the second argument
-        b = bayesian_signed_rank(part, np.zeros(n), rope=rope, samples=samples, seed=seed + step)
+        b = bayesian_signed_rank(part, np.zeros(n), rope=rope, samples=samples, seed=(seed + step) % (MAX_SEED + 1))
         rows.append({"n": n, "mean_difference": float(part.mean()), "wilcoxon_p": w.pvalue, "p_x": b.p_x,
                      "p_rope": b.p_rope, "p_y": b.p_y})
         if progress is not None:

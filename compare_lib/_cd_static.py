@@ -9,6 +9,11 @@ it with plotly, whose static export needs a headless Chromium (kaleido); :func:`
 
 Both renderers share one geometry (:func:`_frame`) that repeats ``cd_diagram``'s choices (axis span,
 line levels, bar rows, heights in pixels with the axis at 0 and y upwards), so the three drawings agree.
+
+Issue 28: a pair that is not rejected but that no bar can join (:func:`compare_lib.unjoined_pairs`, the
+layout's ``links``, from the very bars drawn) is a thin dashed line between the two mean ranks, in rows below
+the bars, with a legend line under the diagram ("not significantly different, though no bar joins them");
+the TikZ header names each such pair with its adjusted p-value.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from ._paper_tables import with_engine_note
 from .errors import InputError
 from .limits import MAX_NAME_CHARS
-from .plots import CONTROL_COLOR, DIFFERENT_COLOR, CDLayout, CDLine, _short, cd_layout
+from .plots import CONTROL_COLOR, DIFFERENT_COLOR, UNJOINED_NOTE, CDLayout, CDLine, _short, cd_layout
 from .plots import _cd_axis as _axis_span  # the same axis as the plotly diagram
 from .report import _latex_escape
 
@@ -34,6 +40,7 @@ _TICK_LABEL_Y = 16
 _CD_Y = 44
 _CD_LABEL_Y = 54
 _LINE_STEP = 24
+_NOTE_ROOM = 26  # under the names: the legend line of the dashed links
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ class _Frame:
 
 
 def _bar_rows(lay: CDLayout) -> int:
-    return max((b.row for b in lay.bars), default=-1) + 1
+    return lay.rows  # the bars', then the dashed links' rows
 
 
 def _frame(lay: CDLayout) -> _Frame:
@@ -62,7 +69,7 @@ def _frame(lay: CDLayout) -> _Frame:
     # Lines start below the stacked bars so that no name line cuts through a bar.
     first_line = -(16 + 11 * rows + (8 if rows else 0))
     n_levels = max((ln.level for ln in lay.lines), default=0) + 1
-    bottom = first_line - _LINE_STEP * (n_levels - 1) - 14
+    bottom = first_line - _LINE_STEP * (n_levels - 1) - 14 - (_NOTE_ROOM if lay.links else 0)
     top = 62 if lay.cd is not None else 34  # the CD and its label need the band above the tick labels
     return _Frame(lo, hi, hi + ext, lo - ext, first_line, top, bottom)
 
@@ -229,6 +236,44 @@ def _svg_bars(lay: CDLayout, c: _Canvas) -> list[str]:
     return out
 
 
+def _svg_links(lay: CDLayout, c: _Canvas) -> list[str]:
+    """Issue 28: each pair not rejected that no bar joins, as a thin dashed line with a dot at either end."""
+    if not lay.links:
+        return []
+    from .report import format_p
+
+    out = ['<g class="unjoined">']
+    for link in lay.links:
+        y = c.y(_bar_y(link.row))
+        tip = (f"<title>{_xml(link.a)} and {_xml(link.b)}: {UNJOINED_NOTE} "
+               f"(adjusted p = {format_p(link.p_adj)})</title>")
+        out.append(_line(c.x(link.low), y, c.x(link.high), y, cls="unjoined", stroke=INK, width=1,
+                         extra=' stroke-dasharray="4 3"', body=tip))
+        out += [f'<circle class="unjoined-end" cx="{_num(c.x(r))}" cy="{_num(y)}" r="1.8" fill="{INK}"/>'
+                for r in (link.low, link.high)]
+    out.append("</g>")
+    return out
+
+
+def _svg_note(lay: CDLayout, c: _Canvas, natural_w: float) -> list[str]:
+    """The legend of the dashed lines, under the names: a dashed sample and the words (on two lines when
+    the drawing is narrower than one)."""
+    if not lay.links:
+        return []
+    y = c.y(c.frame.bottom + _NOTE_ROOM / 2)
+    x = _PAD_PX
+    lines = [UNJOINED_NOTE]
+    if x + 30 + _text_px(len(UNJOINED_NOTE), _TICK_PX) > natural_w - _PAD_PX:
+        lines = [part + "," if i == 0 else part for i, part in enumerate(UNJOINED_NOTE.split(", "))]
+    out = ['<g class="note">',
+           _line(x, y, x + 24, y, cls="note-sample", stroke=INK, width=1, extra=' stroke-dasharray="4 3"')]
+    for i, line in enumerate(lines):
+        out.append(f'<text class="note" x="{_num(x + 30)}" y="{_num(y + i * (_TICK_PX + 2))}" dy="0.35em" '
+                   f'font-size="{_TICK_PX}">{_xml(line)}</text>')
+    out.append("</g>")
+    return out
+
+
 def _svg_cd(lay: CDLayout, c: _Canvas) -> list[str]:
     if lay.cd is None:
         return []
@@ -309,7 +354,7 @@ def cd_svg(result, *, width: int | None = None, font_family: str = "Helvetica, A
     frame = _frame(lay)
     left, plot_w, natural_w, shown_w = _svg_size(lay, frame, width)
     canvas = _Canvas(frame, left, plot_w)
-    natural_h = 2 * _PAD_PX + frame.top - frame.bottom
+    natural_h = 2 * _PAD_PX + frame.top - frame.bottom + (_TICK_PX + 2 if lay.links else 0)  # a second note line
     shown_h = natural_h * shown_w / natural_w
     title = _xml(_plain_title(lay))
     parts = [
@@ -323,9 +368,11 @@ def cd_svg(result, *, width: int | None = None, font_family: str = "Helvetica, A
     parts += _svg_control_interval(lay, canvas)  # first: everything else is drawn over the band
     parts += _svg_axis(canvas)
     parts += _svg_bars(lay, canvas)
+    parts += _svg_links(lay, canvas)
     parts += _svg_cd(lay, canvas)
     for ln in lay.lines:
         parts += _svg_classifier(lay, ln, canvas)
+    parts += _svg_note(lay, canvas, natural_w)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -340,8 +387,9 @@ _LINE_COMMENT = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
 def _comment(text: str) -> str:
-    """Text for one TeX comment line: any line break would end the comment and run the rest as code."""
-    return _LINE_COMMENT.sub(" ", text)
+    """Text for one TeX comment line: any line break would end the comment and run the rest as code; a lone
+    surrogate could not be written to the file."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", _LINE_COMMENT.sub(" ", text))
 
 
 def _tex(text: str) -> str:
@@ -405,6 +453,14 @@ def _tikz_body(lay: CDLayout, frame: _Frame, unit_cm: float) -> list[str]:
     for bar in lay.bars:
         y = _bar_y(bar.row)
         out.append(rf"\draw[cdbar] ({_f(bar.low - pad)},{y}) -- ({_f(bar.high + pad)},{y});")
+    for link in lay.links:  # issue 28: not rejected, yet no bar joins them
+        y = _bar_y(link.row)
+        out.append(rf"\draw[cdunjoined] ({_f(link.low)},{y}) -- ({_f(link.high)},{y});")
+        out.append(rf"\fill ({_f(link.low)},{y}) circle (0.9pt) ({_f(link.high)},{y}) circle (0.9pt);")
+    if lay.links:  # the legend, under the names: a 0.8 cm dashed sample, then the words
+        y = frame.bottom + _NOTE_ROOM / 2
+        out.append(rf"\draw[cdunjoined] ({_f(frame.x_left)},{_f(y)}) -- ++({_f(-0.8 / unit_cm)},0) "
+                   rf"node[cdtick, anchor=west, font=\footnotesize] {{{_tex(UNJOINED_NOTE)}}};")
     if lay.cd is not None:
         start, end = frame.hi, frame.hi - lay.cd
         out.append(rf"\draw[cdcd] ({_f(start)},{_CD_Y}) -- ({_f(end)},{_CD_Y});")
@@ -416,13 +472,22 @@ def _tikz_body(lay: CDLayout, frame: _Frame, unit_cm: float) -> list[str]:
     return out
 
 
+def _tikz_link_comments(lay: CDLayout) -> list[str]:
+    """Header lines naming each dashed pair (issue 28), for whoever writes the figure's caption."""
+    from .report import format_p
+
+    return [f"% Dashed: {_comment(x.a)} and {_comment(x.b)} are not significantly different (adjusted p = "
+            f"{format_p(x.p_adj)}), though no bar joins them." for x in lay.links]
+
+
 def cd_tikz(result, *, width_cm: float = 12.0) -> str:
     """The critical-difference diagram of a post-hoc result as a ``tikzpicture`` for ``\\input{}``.
 
     The same drawing as :func:`cd_svg` (Demšar 2006, Figure 1), needing only ``\\usepackage{tikz}``.
     The picture is about ``width_cm`` wide with the names (their widths estimated), unless the names
-    leave the axis less than 4 cm: then it is wider. Names are LaTeX-escaped; non-Latin names need
-    xelatex/lualatex or fonts that have their characters.
+    leave the axis less than 4 cm: then it is wider. Names are LaTeX-escaped (a name starting with "[" or
+    "*" is shielded by "{}"); names with characters pdflatex cannot typeset (Greek, Cyrillic, CJK, emoji) make
+    the picture's header say that it needs lualatex or xelatex with fontspec, naming the characters.
     """
     if not width_cm > 0:
         raise InputError(f"The width of the TikZ picture must be a positive number of centimetres, not {width_cm!r}.")
@@ -433,13 +498,15 @@ def cd_tikz(result, *, width_cm: float = 12.0) -> str:
         "% Critical-difference diagram (Demsar 2006, Figure 1), drawn by compare_lib.",
         f"% {_comment(_plain_title(lay))}",
         "% Mean ranks with the best on the right; thick bars join classifiers not found different.",
+        *_tikz_link_comments(lay),
         "% Needs \\usepackage{tikz} only; use it with \\input{} inside a figure. Names in scripts other than",
         "% Latin need xelatex or lualatex (or fonts that have them).",
     ]
     # x is in ranks with a negative unit, so the best (lowest) rank lands on the right; y in half points.
     opts = (rf"x=-{_f(unit_cm)}cm, y=0.5pt, cdaxis/.style={{line width=0.6pt}}, "
             r"cdline/.style={line width=0.5pt, black!70}, cdbar/.style={line width=2.5pt, line cap=round}, "
-            r"cdcd/.style={line width=0.8pt}, cdinterval/.style={line width=4.5pt, draw opacity=0.35, cdcontrol}, "
+            r"cdcd/.style={line width=0.8pt}, cdunjoined/.style={line width=0.5pt, dash pattern=on 2pt off 1.5pt}, "
+            r"cdinterval/.style={line width=4.5pt, draw opacity=0.35, cdcontrol}, "
             r"cdname/.style={font=\footnotesize, inner sep=2pt}, cdtick/.style={font=\scriptsize, inner sep=1pt}")
     body = [
         rf"\begin{{tikzpicture}}[{opts}]",
@@ -448,4 +515,5 @@ def cd_tikz(result, *, width_cm: float = 12.0) -> str:
         *_tikz_body(lay, frame, unit_cm),
         r"\end{tikzpicture}",
     ]
-    return "\n".join(header + body) + "\n"
+    # Names in Greek, Cyrillic, CJK, emoji: the second line on says which engine and preamble (issue 27).
+    return with_engine_note("\n".join(header + body) + "\n")

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ._markdown_text import frame_to_html, frame_to_markdown, md_text
-from ._paper_tables import BOOKTABS_COMMENT, latex_escape, scores_table, to_latex
+from ._paper_tables import BOOKTABS_COMMENT, engine_note, latex_escape, scores_table, strip_engine_notes, to_latex
 from ._references import cite
+from .errors import InputError
 
 RANK_SET_NOTE = ("Rank set: the ranks each classifier can hold, simultaneously for all, at 1 − α (by projection from "
                  "the post-hoc decisions; Mogstad, Romano, Shaikh & Wilhelm, 2024); letters: classifiers sharing a "
@@ -173,6 +174,14 @@ def _cd_tikz(a) -> str | None:
     return cd_tikz(a.posthoc)
 
 
+def _cd_caption(a) -> str:
+    """What the CD diagram shows, as under the dashboard's diagram (issue 28: it names every pair that is not
+    rejected though no bar joins it)."""
+    from .plots import cd_caption
+
+    return cd_caption(a.posthoc)
+
+
 def _provenance_lines(a) -> list[str]:
     v = a.versions
     return [f"Made with compare_lib {v.get('compare_lib', '?')} (Python {v.get('python', '?')}, numpy {v.get('numpy', '?')}, "
@@ -252,11 +261,12 @@ def markdown_report(a, *, figures: bool = True) -> str:
             frame_to_markdown(omnibus_table(a).drop(columns="symbol"), p_columns=("p",))]
     out += ["### Mean ranks", "", frame_to_markdown(mean_rank_table(a))]
     if winners_text(a):
-        out += [md_text(winners_text(a) + " " + RANK_SET_NOTE), ""]
+        out += [md_text(winners_text(a) + " " + RANK_SET_NOTE + " " + a.rank_sets.attrs["guarantee"]), ""]  # issue 28
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-        out += ["### Critical-difference diagram", "", f"![CD diagram](data:image/svg+xml;base64,{data})", ""]
+        out += ["### Critical-difference diagram", "", f"![CD diagram](data:image/svg+xml;base64,{data})", "",
+                md_text(_cd_caption(a)), ""]
     table = posthoc_table(a)
     out += ["### Post-hoc comparisons", "", frame_to_markdown(table, p_columns=table.attrs["p_columns"])]
     if a.bayesian is not None:
@@ -295,11 +305,12 @@ def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
             "<h2>Methods</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _method_lines(a)) + "</ul>",
             "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a).drop(columns="symbol"), p_columns=("p",)),
             "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))
-            + (f"<p>{html.escape(winners_text(a) + ' ' + RANK_SET_NOTE)}</p>" if winners_text(a) else "")]
+            + (f"<p>{html.escape(winners_text(a) + ' ' + RANK_SET_NOTE + ' ' + a.rank_sets.attrs['guarantee'])}</p>"
+               if winners_text(a) else "")]
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
-        body.append(f"<h3>Critical-difference diagram</h3><figure>{svg}</figure>")
+        body.append(f"<h3>Critical-difference diagram</h3><figure>{svg}<figcaption>{e(_cd_caption(a))}</figcaption></figure>")
     table = posthoc_table(a)
     body.append("<h3>Post-hoc comparisons</h3>" + frame_to_html(table, p_columns=table.attrs["p_columns"]))
     if a.bayesian is not None:
@@ -379,8 +390,9 @@ def latex_report(a) -> str:
     tikz = _cd_tikz(a)
     if tikz is not None:
         out += [r"\begin{figure}[ht]", r"\centering", tikz.rstrip(),
-                rf"\caption{{Critical-difference diagram: {latex_escape(a.posthoc_title())}.}}" if hasattr(a, "posthoc_title")
-                else r"\caption{Critical-difference diagram.}", rf"\label{{fig:{stem}-cd}}", r"\end{figure}", ""]
+                rf"\caption{{Critical-difference diagram: {latex_escape(a.posthoc_title())}. {latex_text(_cd_caption(a))}}}"
+                if hasattr(a, "posthoc_title") else rf"\caption{{Critical-difference diagram. {latex_text(_cd_caption(a))}}}",
+                rf"\label{{fig:{stem}-cd}}", r"\end{figure}", ""]
     table = posthoc_table(a)
     out.append(to_latex(table, caption=f"Post-hoc comparisons (α = {a.alpha:g}).".replace("α", "alpha"),
                         label=f"tab:{stem}-posthoc"))
@@ -388,34 +400,123 @@ def latex_report(a) -> str:
         out.append(to_latex(bayesian_table(a), caption="Bayesian signed-rank comparisons.", label=f"tab:{stem}-bayes"))
     out.append(scores_table(a.table, format="latex", caption=f"{a.metric}: scores with their ranks in brackets; the "
                             "best of each data set in bold.", label=f"tab:{stem}-scores", max_rows=REPORT_MAX_ROWS))
-    text = "\n".join(out)
-    return text.replace(BOOKTABS_COMMENT + "\n", "")  # said once, at the top
+    text = strip_engine_notes("\n".join(out).replace(BOOKTABS_COMMENT + "\n", ""))  # said once, at the top
+    note = engine_note(text)  # Greek, Cyrillic, CJK, emoji: lualatex or xelatex (issue 27)
+    if note:  # after the two lines on the preamble
+        head = text.split("\n", 2)
+        text = head[0] + "\n" + head[1] + "\n" + note + head[2]
+    return text
 
 
 # -- the reproducing script --------------------------------------------------------------------------------------------
+# Issue 27: a metric name once closed the script's docstring and ran a shell command on the reader's machine. The
+# script's prose (docstring and comments) is now made of our own words only; every value that comes from the data
+# or from the caller (names, metric, file name, sheet, notes, versions, choices) appears only inside a Python
+# literal written by _literal(), which checks that the text it writes reads back as exactly that value.
+
+_SCRIPT_HEADER = '''"""Reproduces a comparison of classifiers made with compare_lib.
+
+Every name, the metric, the file name and the notes are written below as Python literals and are only
+ever used as data. Run it with the library alone:
+    python this_script.py
+"""'''
+
+
+def _plain(value):
+    """``value`` as plain Python data (str, int, float, bool, None, lists, tuples, dicts of them); numpy
+    scalars become Python numbers. Anything else is refused: its repr() might not be a literal."""
+    if value is None or type(value) is bool:
+        return value
+    if isinstance(value, str):
+        return str(value)  # a subclass (numpy's str_) has a repr that is a call, not a literal
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InputError(f"{value!r} cannot be written into the reproducing script (it has no Python literal).")
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_plain(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    raise InputError(f"A {type(value).__name__} cannot be written into the reproducing script (it has no Python "
+                     "literal): give names and options as text or numbers.")
+
+
+def _literal(value) -> str:
+    """A Python literal for ``value`` (see :func:`_plain`): repr() escapes every quote, backslash, line break,
+    line separator, control character and lone surrogate, so the text can never leave its string; checked by
+    reading it back with :func:`ast.literal_eval`."""
+    import ast
+
+    plain = _plain(value)
+    text = repr(plain)
+    if not text.isprintable() or ast.literal_eval(text) != plain:
+        raise InputError("A value could not be written into the reproducing script.")  # never expected
+    return text
+
+
+def _call(options: dict, *, first: bool = False) -> str:
+    """Keyword arguments: names of our own (identifiers), values as literals."""
+    for key in options:
+        if not (isinstance(key, str) and key.isidentifier() and key.isascii()):
+            raise InputError(f"{key!r} is not a keyword argument name.")  # never expected: our own names
+    text = ", ".join(f"{k}={_literal(v)}" for k, v in options.items())
+    if not text:
+        return ""
+    return text if first else ", " + text
+
+
+def _score_rows(t) -> list[list]:
+    return [[None if v != v else float(v) for v in row] for row in t.scores.to_numpy(dtype=float)]
+
+
+def _labels(values) -> list:
+    """Classifier or data-set labels as literals can hold them: text and numbers as they are, anything else
+    (a date, NaN) as its text, so that the script still runs."""
+    out = []
+    for v in values:
+        try:
+            out.append(_plain(v))
+        except InputError:
+            out.append(str(v))
+    return out
+
 
 def python_script(a) -> str:
     t = a.table
     date = _dt.date.today().isoformat()
-    lines = [f'"""Reproduces: {_title(a)}.', "",
-             f"Made by compare_lib {a.versions.get('compare_lib', '')} on {date}. Run it with the library alone:",
-             "    python this_script.py", '"""', "import compare_lib as cl", ""]
+    lines = [_SCRIPT_HEADER.rstrip("\n")]
+    lines += ["import compare_lib as cl", "import pandas as pd"] if a.source is None else [
+        "from pathlib import Path", "", "import compare_lib as cl"]
+    lines += ["", "# What this reproduces, and how it was made (data, not code).",
+              f"TITLE = {_literal(_title(a))}",
+              f"MADE_WITH = {_literal({'compare_lib': str(a.versions.get('compare_lib', '')), 'date': date})}",
+              f"NOTES = {_literal(tuple(str(n) for n in t.notes))}", ""]
     if a.source is not None:
         read = {k: v for k, v in a.source.read.items() if v is not None and not (k in ("format", "layout") and v == "auto")}
         options = {"metric": t.metric, "higher_is_better": t.higher_is_better, "missing": t.missing}
         options.update({k: v for k, v in a.source.table.items() if k == "aggregate" and v != "mean"})
-        lines.append("# The data file, next to this script.")
-        lines.append(f"results = cl.read_results({a.source.path!r}{_kwargs(read)})")
-        lines.append(f"table = results.table({_kwargs(options, first=True)})")
+        lines.append("# The data file, next to this script (a Path: a name is never taken for the table's text).")
+        lines.append(f"DATA_FILE = {_literal(str(a.source.path))}")
+        lines.append(f"results = cl.read_results(Path(DATA_FILE){_call(read)})")
+        lines.append(f"table = results.table({_call(options, first=True)})")
         if a.source.classifiers is not None or a.source.datasets is not None:
-            lines.append(f"table = table.subset(classifiers={list(a.source.classifiers) if a.source.classifiers else None!r}, "
-                         f"datasets={list(a.source.datasets) if a.source.datasets else None!r})")
+            selection = {"classifiers": list(a.source.classifiers) if a.source.classifiers else None,
+                         "datasets": list(a.source.datasets) if a.source.datasets else None}
+            lines.append(f"table = table.subset({_call(selection, first=True)})")
     else:
-        csv = t.scores.to_csv(float_format="%.17g")
-        lines.append("# The scores, written into the script (no data file was recorded).")
-        lines.append(f"SCORES = {csv!r}")
-        lines.append(f"table = cl.load_scores(SCORES, higher_is_better={t.higher_is_better!r}, missing={t.missing!r}"
-                     + (f", metric={t.metric!r}" if t.metric else "") + ")")
+        lines += ["# The scores, written into the script (no data file was recorded): one row per data set, one",
+                  "# column per classifier, None for a missing score.",
+                  f"CLASSIFIERS = {_literal(_labels(t.classifiers))}",
+                  f"DATASETS = {_literal(_labels(t.datasets))}",
+                  "SCORES = [", *(f"    {_literal(row)}," for row in _score_rows(t)), "]",
+                  "table = cl.ScoreTable(pd.DataFrame(SCORES, index=DATASETS, columns=CLASSIFIERS, dtype=float)"
+                  + _call({"higher_is_better": t.higher_is_better, "missing": t.missing, "metric": t.metric}) + ")"]
     call = {"alpha": a.alpha, "test": a.test, "correction": a.correction}
     if a.control is not None:
         call["control"] = a.control
@@ -424,7 +525,7 @@ def python_script(a) -> str:
     if a.effect_measure != "hodges_lehmann":
         call["effect_measure"] = a.effect_measure
     lines += ["", "# The whole analysis in one call (report: analysis.to_html(), .to_latex(), .to_markdown()).",
-              f"analysis = cl.analyze(table{_kwargs(call)})", "print(analysis.summary())", "",
+              f"analysis = cl.analyze(table{_call(call)})", "print(analysis.summary())", "",
               "# The same steps one by one."]
     if t.has_missing:
         lines += ["print(cl.skillings_mack(table))"]
@@ -434,15 +535,8 @@ def python_script(a) -> str:
     post = {"test": a.test, "correction": a.correction, "alpha": a.alpha}
     if a.control is not None:
         post["control"] = a.control
-    lines += [f"result = cl.posthoc(table{_kwargs(post)})",
-              f"result = cl.with_effect_sizes(result, table, {a.effect_measure!r})",
+    lines += [f"result = cl.posthoc(table{_call(post)})",
+              f"result = cl.with_effect_sizes(result, table, {_literal(a.effect_measure)})",
               'print(result[["a", "b", "statistic", "p", "p_adj", "reject", "better", "effect"]].to_string(index=False))',
               "# cl.plots.cd_diagram(result).show()  # the CD diagram (plotly)"]
     return "\n".join(lines) + "\n"
-
-
-def _kwargs(options: dict, *, first: bool = False) -> str:
-    text = ", ".join(f"{k}={v!r}" for k, v in options.items())
-    if not text:
-        return ""
-    return text if first else ", " + text

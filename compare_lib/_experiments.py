@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 import pandas as pd
 
+from ._validation import check_seed
 from .errors import InputError
 
 BUILTIN_CLASSIFIERS = ("naive Bayes", "decision tree", "k-NN", "logistic regression", "random forest")
@@ -37,6 +38,11 @@ ALLOWED_MODULES = (
 #: Bounds that keep one call from running for hours: every limit is stated in the error message.
 from .limits import MAX_EXPERIMENT_CLASSIFIERS as MAX_CLASSIFIERS, MAX_EXPERIMENT_FITS as MAX_FITS  # noqa: E402
 from .limits import MAX_EXPERIMENT_FOLDS as MAX_FOLDS, MAX_EXPERIMENT_RUNS as MAX_RUNS, MAX_EXPERIMENT_SEEDS as MAX_SEEDS  # noqa: E402
+from .limits import MAX_SEED  # noqa: E402
+
+#: The largest seed of :func:`run_experiment`: a split's random_state, seed * 1000 + run (run < MAX_RUNS <= 1000),
+#: stays within MAX_SEED (what scikit-learn accepts).
+MAX_EXPERIMENT_SEED = (MAX_SEED - (MAX_RUNS - 1)) // 1000
 #: Keyword arguments that set the amount of work, and their largest accepted values.
 MAX_WORK_PARAMS = {"n_estimators": 2000, "max_iter": 100_000, "n_neighbors": 1000, "n_restarts_optimizer": 20}
 BUILTIN_DATASETS = ("iris", "wine", "breast cancer", "digits", "synthetic (easy)", "synthetic (hard)")
@@ -210,7 +216,10 @@ def run_experiment(
     classifiers = list(classifiers)
     datasets = list(datasets)
     schemes = [parse_scheme(s) for s in schemes]
-    seeds = [int(s) for s in itertools.islice(seeds, MAX_SEEDS + 1)]  # never materialize range(10**9)
+    # never materialize range(10**9); a split's random_state is seed * 1000 + run (run < MAX_RUNS <= 1000), which
+    # scikit-learn needs at most MAX_SEED: the seeds are bounded so that every run of every seed fits.
+    seeds = [check_seed(s, "seeds", hi=MAX_EXPERIMENT_SEED, allow_none=False)
+             for s in itertools.islice(seeds, MAX_SEEDS + 1)]
     if len(seeds) > MAX_SEEDS:
         raise InputError(f"More than {MAX_SEEDS} seeds: at most {MAX_SEEDS} repetitions of the experiment are run.")
     if len(classifiers) > MAX_CLASSIFIERS:

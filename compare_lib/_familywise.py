@@ -63,7 +63,7 @@ from ._adjust import FAMILYWISE_PROCEDURES, UNCORRECTED, lookup_procedure
 from ._pairwise_tests import RECOMMENDED_TEST, lookup_test
 from ._plan import _chunk, _pairwise
 from ._posthoc import _adjusted, _Family
-from ._validation import check_alpha
+from ._validation import check_alpha, check_seed
 from .errors import InputError
 
 #: Most classifiers of the simulated tables (435 pairs).
@@ -176,8 +176,7 @@ def familywise_error(
     spec = lookup_test(test)
     m = k * (k - 1) // 2
     names = _procedures(procedures, spec, k, m)
-    if seed is not None:
-        seed = _whole(seed, "seed", 0, 2**63 - 1)
+    seed = check_seed(seed)
     if not isinstance(independent, (bool, np.bool_)):
         raise InputError(f"independent must be True or False, got {independent!r}.")
     independent = bool(independent)

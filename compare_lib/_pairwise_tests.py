@@ -59,6 +59,10 @@ class PairwiseTest:
     approximate_note: str = ""
     #: Works on a table with holes ("pairwise" missing-data policy), each pair on the data sets it shares.
     handles_missing: bool = False
+    #: What the test compares, as the true order of rank sets names it ("each pair's pseudo-median difference"),
+    #: and the assumption of its own that a guarantee needs (empty when there is none beyond independence).
+    estimand: str = ""
+    assumption: str = ""
 
     @property
     def choice(self) -> str:
@@ -295,6 +299,8 @@ register_pairwise_test(
     statistic="T = min(R+, R−)", options=("zero_method", "wilcoxon_method"), handles_missing=True,
     description="The two classifiers' differences only (Demšar's zero handling).",
     report="pairwise Wilcoxon signed-ranks tests (Wilcoxon, 1945; Benavoli et al., 2016)",
+    estimand="each pair's pseudo-median difference",
+    assumption="differences symmetric about their pseudo-median (the Wilcoxon test's own assumption)",
     approximate_note="For {count:,} pairs with tied differences the Wilcoxon p-value comes from the normal "
                      "approximation (with the tie correction): their exact distributions are too many to enumerate "
                      "here. compare_lib.wilcoxon gives the exact value of any one pair.",
@@ -304,4 +310,5 @@ register_pairwise_test(
     handles_missing=True,
     description="Wins and losses of the two classifiers only, exact binomial.",
     report="pairwise sign tests (ties split evenly; Demšar, 2006; Benavoli et al., 2016)",
+    estimand="each pair's median difference (who beats whom on more than half of the data sets)",
 )

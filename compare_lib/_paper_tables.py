@@ -3,7 +3,10 @@
 Conventions (as journals print them): p-values with three significant digits and "< 0.001" below;
 integers as integers (a Wilcoxon T is 4, not 4.000); statistics in math mode ($\\chi^2_F$, $F_F$);
 other numbers with a fixed number of decimals per column, or in scientific notation for a whole column
-whose values are too small for them. Text from the data is escaped, never interpreted.
+whose values are too small for them. Text from the data is escaped, never interpreted: a cell starting
+with "[" or "*" cannot become an option of the "\\\\" before it. A fragment holding characters pdflatex
+cannot typeset (Greek, Cyrillic, CJK, emoji) says at its top that it needs lualatex or xelatex with
+fontspec, and names them (:func:`engine_note`); Latin text stays with pdflatex (T1, utf8).
 """
 
 from __future__ import annotations
@@ -25,12 +28,109 @@ _LATEX_SPECIAL = {
 }
 _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+#: A cell starting with "[" or "*" (after spaces) would be read as the optional argument of the "\\\\" that
+#: ends the row before it ("\\\\[2pt]", "\\\\*") or of booktabs' "\\midrule[...]", and vanish.
+_OPTION_START = re.compile(r"\s*[\[*]")
 
 
 def latex_escape(text) -> str:
     """Text for a LaTeX cell: each special character replaced once (one pass, so the braces of
-    \\textbackslash{} are not escaped again), control characters and line separators made spaces."""
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], _CONTROL_RE.sub(" ", str(text)))
+    \\textbackslash{} are not escaped again), control characters and line separators made spaces, lone
+    surrogates (which no file can hold) U+FFFD, and a leading "[" or "*" shielded by "{}" (issue 27: after a
+    row's "\\\\" or a "\\midrule" it would be read as an option and the text eaten)."""
+    clean = _SURROGATE_RE.sub("\ufffd", _CONTROL_RE.sub(" ", str(text)))
+    out = _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], clean)
+    return "{}" + out if _OPTION_START.match(out) else out
+
+
+def latex_row(cells) -> str:
+    """One tabular row ending in "\\\\": a first cell that starts with "[" or "*" gets "{}" in front, so that
+    neither the previous row's "\\\\" nor a rule reads it as an optional argument (cells from
+    :func:`latex_escape` already have it; this covers headings and symbols given as LaTeX)."""
+    cells = list(cells)
+    if cells and _OPTION_START.match(cells[0]):
+        cells[0] = "{}" + cells[0]
+    return " & ".join(cells) + r" \\"
+
+
+# -- which engine: pdflatex for Latin text, lualatex/xelatex for the rest (issue 27) ---------------------------
+
+#: Code points (beyond printable ASCII) that pdflatex typesets with \\usepackage[T1]{fontenc} and the
+#: default utf8 input (T1 and TS1 as in TeX Live 2022; each was compiled one by one to make this list).
+_PDFLATEX_RANGES = (
+    (0x00A0, 0x0125), (0x0128, 0x0137), (0x0139, 0x013E), (0x0141, 0x0148), (0x014A, 0x0165), (0x0168, 0x017E),
+    (0x0192, 0x0192), (0x01C4, 0x01D4), (0x01E2, 0x01E3), (0x01E6, 0x01EB), (0x01F0, 0x01F0), (0x01F4, 0x01F5),
+    (0x0218, 0x021B), (0x0232, 0x0233), (0x0237, 0x0237), (0x02C6, 0x02C7), (0x02D8, 0x02D9), (0x02DB, 0x02DD),
+    (0x0E3F, 0x0E3F), (0x1E02, 0x1E03), (0x1E0D, 0x1E0D), (0x1E1E, 0x1E21), (0x1E25, 0x1E25), (0x1E30, 0x1E31),
+    (0x1E37, 0x1E37), (0x1E43, 0x1E43), (0x1E45, 0x1E45), (0x1E47, 0x1E47), (0x1E5B, 0x1E5B), (0x1E63, 0x1E63),
+    (0x1E6D, 0x1E6D), (0x1E8E, 0x1E91), (0x1E9E, 0x1E9E), (0x1EF2, 0x1EF3), (0x2010, 0x2016), (0x2018, 0x201A),
+    (0x201C, 0x201E), (0x2020, 0x2022), (0x2026, 0x2026), (0x2030, 0x2031), (0x2039, 0x203B), (0x203D, 0x203D),
+    (0x2044, 0x2044), (0x204E, 0x204E), (0x2052, 0x2052), (0x20A1, 0x20A1), (0x20A4, 0x20A4), (0x20A6, 0x20A6),
+    (0x20A9, 0x20A9), (0x20AB, 0x20AC), (0x20B1, 0x20B1), (0x2103, 0x2103), (0x2116, 0x2117), (0x211E, 0x211E),
+    (0x2120, 0x2120), (0x2122, 0x2122), (0x2126, 0x2127), (0x212E, 0x212E), (0x2190, 0x2193), (0x2329, 0x232A),
+    (0x2422, 0x2423), (0x25E6, 0x25E6), (0x25EF, 0x25EF), (0x266A, 0x266A), (0x27E8, 0x27E9),
+)
+_PDFLATEX_OK = frozenset(chr(c) for lo, hi in _PDFLATEX_RANGES for c in range(lo, hi + 1)) | frozenset(
+    map(chr, range(0x20, 0x7F))) | {"\n", "\t"}
+#: Every line of the note on the engine starts with this (a report says it once, at the top).
+ENGINE_NOTE_MARK = "% Engine: "
+_SHOWN_CHARS = 8
+
+
+def pdflatex_unsupported(text: str) -> list[str]:
+    """The characters of ``text`` (in order of appearance, once each) that pdflatex cannot typeset with
+    T1 fonts and utf8 input: Greek, Cyrillic, CJK, emoji, most symbols. Comment lines are skipped."""
+    seen = {}
+    for line in text.split("\n"):
+        if line.lstrip().startswith("%"):
+            continue
+        for ch in line:
+            if ch not in _PDFLATEX_OK:
+                seen.setdefault(ch, None)
+    return list(seen)
+
+
+def _char_label(ch: str) -> str:
+    import unicodedata
+
+    code = f"U+{ord(ch):04X}"
+    # Only visible characters go into the comment as themselves (no separator, control or combining mark).
+    return f"{ch}\x01({code})" if unicodedata.category(ch)[0] in "LNPS" else code  # \x01: not split by wrap
+
+
+def engine_note(text: str) -> str:
+    """Comment lines saying that ``text`` needs lualatex or xelatex, and how to set up the preamble, when it
+    has characters pdflatex cannot typeset; "" when pdflatex (T1, utf8) is enough. The note names the
+    characters (with their code points: a Cyrillic "а" looks like a Latin "a"), so that an author can also
+    decide to rename them."""
+    import textwrap
+
+    chars = pdflatex_unsupported(text)
+    if not chars:
+        return ""
+    shown = ", ".join(_char_label(c) for c in chars[:_SHOWN_CHARS]) + (
+        f" and {len(chars) - _SHOWN_CHARS} more" if len(chars) > _SHOWN_CHARS else "")
+    words = (f"Compile with lualatex or xelatex: pdflatex cannot typeset {shown}. In the preamble, "
+             "\\usepackage{fontspec} instead of \\usepackage[T1]{fontenc}, and a main font that has these characters, "
+             "e.g. \\setmainfont{DejaVu Serif} (Greek, Cyrillic) or \\setmainfont{Noto Serif CJK SC} (Chinese, "
+             "Japanese, Korean). Or rename them with Latin letters to stay with pdflatex.")
+    lines = textwrap.wrap(words, width=100, break_long_words=False, break_on_hyphens=False)
+    return "".join(ENGINE_NOTE_MARK + line.replace("\x01", " ") + "\n" for line in lines)
+
+
+def with_engine_note(text: str) -> str:
+    """``text`` with :func:`engine_note` after its first line (a fragment's first comment stays first)."""
+    note = engine_note(text)
+    if not note:
+        return text
+    first, _, rest = text.partition("\n")
+    return first + "\n" + note + rest
+
+
+def strip_engine_notes(text: str) -> str:
+    """``text`` without the lines of :func:`engine_note` (to say it once for a whole document)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith(ENGINE_NOTE_MARK))
 
 
 def journal_p(p, digits: int = 3) -> str:
@@ -141,10 +241,10 @@ def to_latex(frame, *, caption: str | None = None, label: str | None = None, dig
         lines.append(rf"\caption{{{latex_escape(caption)}}}")
     if label:
         lines.append(rf"\label{{{_label(label)}}}")
-    lines += [rf"\begin{{tabular}}{{{''.join(align)}}}", r"\toprule", " & ".join(head) + r" \\", r"\midrule"]
-    lines += [" & ".join(row) + r" \\" for row in zip(*cells)] if cells else []
+    lines += [rf"\begin{{tabular}}{{{''.join(align)}}}", r"\toprule", latex_row(head), r"\midrule"]
+    lines += [latex_row(row) for row in zip(*cells)] if cells else []
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
+    return with_engine_note("\n".join(lines) + "\n")
 
 
 def _label(label: str) -> str:
@@ -212,14 +312,14 @@ def scores_table(table, *, format: str = "latex", digits: int | None = None, cap
         if label:
             lines.append(rf"\label{{{_label(label)}}}")
         lines += [rf"\begin{{tabular}}{{l{'r' * len(names)}}}", r"\toprule",
-                  " & ".join(["data set", *map(latex_escape, names)]) + r" \\", r"\midrule"]
+                  latex_row(["data set", *map(latex_escape, names)]), r"\midrule"]
         for i, ds in enumerate(shown_scores.index):
-            lines.append(" & ".join([latex_escape(ds), *(cell(i, j) for j in range(len(names)))]) + r" \\")
+            lines.append(latex_row([latex_escape(ds), *(cell(i, j) for j in range(len(names)))]))
         if max_rows is not None and max_rows < len(scores):
             lines.append(rf"\multicolumn{{{len(names) + 1}}}{{l}}{{\dots\ {len(scores) - max_rows} more data sets}} \\")
         lines += [r"\midrule", " & ".join(["average rank", *(f"{r:.3f}" for r in mean_ranks)]) + r" \\",
                   r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-        return "\n".join(lines) + "\n"
+        return with_engine_note("\n".join(lines) + "\n")
     from ._markdown_text import md_cell
 
     cell = lambda i, j: (f"**{score_text[i, j]}**" if best[i, j] else score_text[i, j]) + f" ({_rank_text(rank_values[i, j])})"

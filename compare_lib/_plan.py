@@ -56,7 +56,7 @@ from ._posthoc import _adjusted, _Family
 from ._result import Result
 from ._table import ScoreTable, as_table
 from ._two_classifiers import EXACT_WILCOXON_MAX_N, sign_test_rows, wilcoxon_rows
-from ._validation import check_alpha, check_choice
+from ._validation import check_alpha, check_choice, check_seed
 from .errors import InputError
 from .limits import EXACT_WILCOXON_WORK
 from .ranks import average_ranks
@@ -404,6 +404,7 @@ class _Settings:
 
 def _settings(table_or_effects, *, classifier, against, test, correction, alpha, reps, seed, spread, k, rope,
               decision, samples, baseline, higher_is_better) -> _Settings:
+    seed = check_seed(seed)  # every public function of this module passes its arguments here first
     if test != BAYESIAN_TEST:
         try:
             spec = lookup_test(test)

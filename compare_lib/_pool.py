@@ -41,7 +41,7 @@ from .ranks import win_fraction
 from ._two_classifiers import sign_test_rows, wilcoxon_rows
 from ._result import FrameResult
 from ._pairwise_tests import DEFAULT_TEST, PAIRWISE_TESTS, mean_ranks_test
-from ._validation import check_alpha, check_choice
+from ._validation import check_alpha, check_choice, check_seed
 
 POOL_CORRECTIONS = ("bonferroni", "nemenyi", "holm")
 #: Bounds of pool_power_simulation (each stated in its error message).
@@ -465,6 +465,7 @@ def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps:
     the Wilcoxon test (exact, no ties with continuous scores) see only A and B. Paper: power 0.94 for
     the sign test and 0.046 for mean ranks. Vectorized, seeded, in chunks with a progress callback.
     """
+    seed = check_seed(seed)
     means = np.asarray(means, dtype=float)
     k = means.size
     if k < 2:

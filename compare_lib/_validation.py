@@ -1,4 +1,4 @@
-"""Checks shared by every module: levels, choices among named options, listings in messages.
+"""Checks shared by every module: levels, seeds, choices among named options, listings in messages.
 
 Each check raises :class:`~compare_lib.errors.InputError` with a message that says what was given and
 what to give instead; the computing modules call these instead of writing their own.
@@ -11,6 +11,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .errors import InputError
+from .limits import MAX_SEED
 
 #: How many items a message lists before it says "and N more".
 MAX_LISTED = 8
@@ -30,6 +31,40 @@ def check_alpha(alpha) -> float:
     if not (isinstance(alpha, (int, float, np.floating)) and not isinstance(alpha, bool) and 0 < float(alpha) < 1):
         raise InputError(f"alpha must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
     return float(alpha)
+
+
+def check_seed(seed, what: str = "seed", *, hi: int = MAX_SEED, allow_none: bool = True) -> int | None:
+    """A random seed as a Python int between 0 and ``hi`` (default :data:`compare_lib.limits.MAX_SEED`,
+    2**32 - 1: what every numpy generator, and scikit-learn's ``random_state``, accepts), or None when
+    ``allow_none``. Python and numpy integers are accepted, and so is a float with no fraction (``1e3`` is
+    1000); bools, floats with a fraction, non-finite numbers, text and anything else are refused (issue 27:
+    a negative seed or one beyond the range used to surface as a numpy traceback). ``what`` names the
+    argument in the message."""
+    if seed is None and allow_none:
+        return None
+    value = None
+    if isinstance(seed, (bool, np.bool_)):
+        value = None
+    elif isinstance(seed, (int, np.integer)):
+        value = int(seed)
+    elif isinstance(seed, (float, np.floating)) and np.isfinite(seed) and float(seed).is_integer():
+        value = int(seed)
+    if value is None or not 0 <= value <= hi:
+        if value is not None and value.bit_length() > 128:  # repr of a huge int is slow, or refused beyond 4300 digits
+            shown = f"{'a negative' if value < 0 else 'an'} integer of {value.bit_length():,} bits"
+        else:
+            shown = _short_repr(seed)
+        none = " or None (a fresh seed each time)" if allow_none else ""
+        raise InputError(f"{what} must be a whole number between 0 and {hi:,}{none}, got {shown}.")
+    return value
+
+
+def _short_repr(value, limit: int = 60) -> str:
+    try:
+        shown = repr(value)
+    except Exception:  # a hostile object's repr
+        shown = f"a {type(value).__name__}"
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 def check_new_name(name, registry: dict, what: str, *, replace: bool = False) -> str:

@@ -2,7 +2,9 @@
 
 The same options as the dashboard and the same numbers as the library (every command calls it). Bad
 input ends with a message naming the file, row, column and value, and a non-zero exit status; notes on
-what was done to the data go to standard error.
+what was done to the data go to standard error. RESULTS must be a regular file (a FIFO, a device such as
+/dev/zero or a directory is refused at once); ``-o`` never replaces an existing file unless ``--force``
+is given (issue 27).
 
     compare-classifiers report results.csv --metric roc_auc -o report.html
     compare-classifiers posthoc results.csv --test wilcoxon --correction holm --format json
@@ -11,6 +13,8 @@ what was done to the data go to standard error.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -82,17 +86,62 @@ def _test_options(f):
     return f
 
 
+def _output_options(f):
+    options = [
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write here instead of stdout (an existing file is kept unless --force)."),
+        click.option("--force", is_flag=True, default=False, help="Replace the --output file if it exists."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _check_input(results: Path) -> None:
+    """RESULTS must be a regular file: a FIFO would block the command, /dev/zero or /dev/urandom would be
+    read without end. Checked with stat(), which neither opens nor blocks."""
+    try:
+        mode = os.stat(results).st_mode
+    except OSError as err:
+        raise click.ClickException(f"{err.strerror}: {results}") from None
+    if not stat.S_ISREG(mode):
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "not a regular file")
+        raise click.ClickException(f"{results} is {kind}: give a results file (CSV, Excel/ODS, LaTeX, Markdown or "
+                                   "text) saved on disk.")
+
+
+def _check_output(output: Path | None, force: bool, results: Path | None = None) -> None:
+    """Before any work: an existing --output is replaced only with --force, and only if it is a regular file
+    other than RESULTS (a FIFO would block, and the data would be lost)."""
+    if output is None or not os.path.lexists(output):
+        return
+    try:
+        mode = os.stat(output).st_mode
+    except OSError:  # a dangling link: writing would create its target somewhere else
+        raise click.ClickException(f"{output} is a broken symbolic link: give another --output.") from None
+    if not stat.S_ISREG(mode):
+        raise click.ClickException(f"{output} exists and is not a regular file: give another --output, or leave "
+                                   "--output out to write on standard output.")
+    if results is not None and os.path.samefile(output, results):
+        raise click.ClickException(f"{output} is the results file being read: give another --output.")
+    if not force:
+        raise click.ClickException(f"{output} already exists: give --force to replace it, or another --output.")
+
+
 def _load(results: Path, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers):
     """The table and its Source, with the notes on stderr."""
     from ._analysis import Source
     from .io import read_results
 
+    _check_input(results)
     read = {"format": input_format, "sheet": sheet, "layout": layout}
     read = {k: v for k, v in read.items() if v is not None and v != "auto"}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
         warnings.simplefilter("ignore", ApproximationWarning)
-        data = read_results(str(results), **read)
+        data = read_results(results, **read)  # a Path: a name holding a line break is still a file name
         table = data.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
         keep = None
         if classifiers:
@@ -105,12 +154,24 @@ def _load(results: Path, metric, higher_is_better, missing, aggregate, input_for
     return table, source
 
 
-def _write(text: str, output: Path | None) -> None:
+def _write(text: str, output: Path | None, force: bool = False) -> None:
+    """On stdout, or into ``output``: created, never replacing a file that appeared meanwhile unless
+    ``force`` (then only a regular file, checked again)."""
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
-    else:
-        output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        return
+    # O_EXCL: a file that appeared since the check is not replaced; O_NONBLOCK: a FIFO put there meanwhile makes
+    # open() fail at once instead of waiting for a reader (it changes nothing for a regular file).
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(output, flags, 0o666)
+    except FileExistsError:
+        raise click.ClickException(f"{output} already exists: give --force to replace it, or another --output.") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise click.ClickException(f"{output} is not a regular file: give another --output.")
+        f.write(text)
+    click.echo(f"wrote {output}", err=True)
 
 
 def _fail_cleanly(f):
@@ -145,14 +206,18 @@ def main():
                              "(in the units of the scores), or 'auto'.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the Bayesian sampling.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here; the suffix chooses the format (.html .md .tex .json .py).")
+              help="Write here; the suffix chooses the format (.html .md .tex .json .py). An existing file is kept "
+                   "unless --force.")
+@click.option("--force", is_flag=True, default=False, help="Replace the --output file if it exists.")
 @click.option("--to", "to", type=click.Choice(["html", "markdown", "latex", "json", "python"]),
               help="The format (default: from --output's suffix, else Markdown on stdout).")
 @_fail_cleanly
 def report(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
-           test, correction, control, alpha, rope, seed, output, to):
+           test, correction, control, alpha, rope, seed, output, force, to):
     """The whole analysis as one report: data, methods, results, a paragraph, BibTeX and the code."""
     from ._analysis import analyze
+
+    _check_output(output, force, results)
 
     if to is None:
         if output is not None and output.suffix.lower() not in REPORT_FORMATS:
@@ -183,7 +248,7 @@ def report(results, metric, higher_is_better, missing, aggregate, input_format, 
                            source=source)
     text = {"html": analysis.to_html, "markdown": analysis.to_markdown, "latex": analysis.to_latex,
             "json": analysis.to_json, "python": analysis.to_python}[to]()
-    _write(text, output)
+    _write(text, output, force)
 
 
 @main.command()
@@ -192,15 +257,17 @@ def report(results, metric, higher_is_better, missing, aggregate, input_format, 
 @click.option("--format", "fmt", type=click.Choice(["csv", "latex", "json", "markdown"]), default="csv",
               show_default=True, help="Output format.")
 @click.option("--effect", "effect", default=None, help="Add this effect size (hodges_lehmann, cohens_dz, ...).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@_output_options
 @_fail_cleanly
 def posthoc(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
-            test, correction, control, alpha, fmt, effect, output):
+            test, correction, control, alpha, fmt, effect, output, force):
     """The post-hoc table of one test and procedure (all pairs, or versus --control)."""
     from ._analysis import _jsonable
     from ._posthoc import posthoc as run_posthoc
     from .report import to_csv, to_latex
     from ._markdown_text import frame_to_markdown
+
+    _check_output(output, force, results)
 
     table, _ = _load(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers)
     result = run_posthoc(table, test=test, correction=correction, control=control, alpha=alpha, as_result=True)
@@ -223,24 +290,26 @@ def posthoc(results, metric, higher_is_better, missing, aggregate, input_format,
         text = frame_to_markdown(frame, p_columns=("p", "p_adj"))
     else:
         text = to_csv(frame)
-    _write(text, output)
+    _write(text, output, force)
 
 
 @main.command()
 @_data_options
 @click.option("--format", "fmt", type=click.Choice(["latex", "markdown", "csv"]), default="latex", show_default=True)
 @click.option("--digits", type=click.IntRange(0, 10), default=None, help="Decimals of the scores (default: as written).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here instead of stdout.")
+@_output_options
 @_fail_cleanly
 def ranks(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers, fmt,
-          digits, output):
+          digits, output, force):
     """The scores with each data set's ranks in brackets, the best in bold, and the average ranks (Demšar 2006,
     Table 6)."""
     from ._paper_tables import scores_table
 
+    _check_output(output, force, results)
+
     table, _ = _load(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers)
     caption = f"{table.metric or 'Scores'} with ranks in brackets (1 = best); the best of each data set in bold."
-    _write(scores_table(table, format=fmt, digits=digits, caption=caption, label="tab:ranks"), output)
+    _write(scores_table(table, format=fmt, digits=digits, caption=caption, label="tab:ranks"), output, force)
 
 
 if __name__ == "__main__":  # pragma: no cover

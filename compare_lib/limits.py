@@ -12,6 +12,30 @@ from __future__ import annotations
 #: Names of data sets and classifiers longer than this are refused (a wrong delimiter, or a crafted file).
 MAX_NAME_LENGTH = 1_000
 
+#: Untrusted input (issue 27). Every count read from a file is checked against these before anything is
+#: allocated or expanded.
+#: A sheet's used range (rows x columns, from the cell references in the file) and its columns.
+MAX_SHEET_CELLS = 20_000_000
+MAX_SHEET_COLUMNS = 20_000
+#: Columns of a table in any text format (a LaTeX \multicolumn span, a Markdown or PDF-text row).
+MAX_TABLE_COLUMNS = 20_000
+#: Characters a workbook's cells may add by reuse (a shared string referenced again, a repeated cell's text).
+MAX_SHEET_EXPANDED_CHARACTERS = 100_000_000
+#: Characters a workbook's repeat counts may add in all (OpenDocument's <text:s text:c="N"/>).
+MAX_REPEATED_CHARACTERS = 1_000_000
+#: Braces nested inside one LaTeX cell.
+MAX_LATEX_NESTING = 100
+#: Lines longer than this are not matched by the format detection's patterns (they are still read).
+MAX_SNIFF_LINE = 10_000
+#: Input read in a child process (workbooks, whose reader is native code): memory above the child's
+#: size at start (MB) and wall-clock seconds.
+READ_MEMORY_MB = 1536
+READ_SECONDS = 60
+#: Largest file (or file object) the library reads, in bytes.
+MAX_INPUT_BYTES = 1 << 30
+#: Seeds of random generators: what every numpy generator accepts (RandomState needs < 2**32).
+MAX_SEED = 2**32 - 1
+
 # -- pairwise tests ------------------------------------------------------------------------------------
 #: Exact Wilcoxon null distributions are used up to this many non-zero differences (then the normal one).
 EXACT_WILCOXON_MAX_N = 50
@@ -95,3 +119,12 @@ APP_MAX_LINK_DATA_CHARS = 8000
 APP_MAX_LINK_DATA_BYTES = 2_000_000
 APP_MAX_LINK_CELLS = 20_000
 APP_MAX_DROP_CHARS = 1500
+#: A sheet's used range (rows x columns) the app reads.
+APP_MAX_SHEET_CELLS = 5_000_000
+#: Untrusted input is read in a child process with these limits: memory above the child's start (MB),
+#: wall-clock seconds and CPU seconds. A reader that dies or runs over is reported, never waited for.
+APP_READ_MEMORY_MB = 1024
+APP_READ_SECONDS = 30
+APP_READ_CPU_SECONDS = 30
+#: Children reading at once (each may use APP_READ_MEMORY_MB); further reads wait for a slot.
+APP_READ_WORKERS = 2

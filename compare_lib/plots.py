@@ -1,14 +1,19 @@
 """Plotly figures built only from result objects and tables (no statistics computed here).
 
-Figures use the default template so that Streamlit's theme (light or dark) can restyle them.
+Every figure is built by one function, :func:`_figure` (issue 28): titles of the figure, its axes, colour bars
+and legends in plotly's ``{"text": ...}`` form (the plotly.js in the browser draws no bare-string axis title),
+chart text at least :data:`FONT_PX` px and near black on white whatever the app's theme (12 px light grey washes
+out on a projector; a white chart reads on a dark page too), the title below the toolbar's band at the top, and
+heatmap axes that list every name (:func:`_label_axis`: all tick values given, shortened names with the full
+name in the hover, the size chosen so that the labels fit a :data:`PHONE_PX`-wide phone).
 """
 
 from __future__ import annotations
 
 import html
 import math
+import re
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -42,6 +47,238 @@ def _check_size(k: int, limit: int, what: str, unit: str = "classifiers") -> Non
         raise InputError(f"The {what} is drawn for up to {limit} {unit}; this result has {k}. Use the table instead.")
 
 
+# ---------------------------------------------------------------------------------------------
+# The one way a figure is built (issue 28)
+
+#: Chart text: at least this size (px) everywhere but in the phone-only vertical CD diagram and on a heatmap axis
+#: too dense for it at PHONE_PX (see _label_axis), near black, on white.
+FONT_PX = 14
+TITLE_PX = 16
+INK = "#1a1a1a"
+PAPER = "#ffffff"
+GRID = "#e6e6e6"
+AXIS_LINE = "#8c8c8c"
+#: The band at the top of a chart where plotly's toolbar (mode bar) appears: a title starts below it.
+MODEBAR_PX = 34
+#: The width (px) of a phone's chart at which a heatmap must still show every name.
+PHONE_PX = 400
+#: The smallest label size of a dense heatmap axis (the full name is in the hover).
+MIN_LABEL_PX = 9
+_EM_PER_CHAR = 0.7  # advance of a sans-serif character, in em (generous: names run wide in a browser)
+_LABEL_LINE = 1.25  # a label's line height, in em: what a label turned upright needs along its axis
+#: A title line's width: a phone's chart, less the title's pad, less a tenth (Streamlit draws the title bold).
+_TITLE_LINE_PX = int((PHONE_PX - 24) / 1.1)
+_SIDE_PX = 22  # a heatmap's left and right margins beside its row labels (its colour bar lies above the plot)
+_HBAR_PX = 52  # a horizontal colour bar with its tick labels
+_BAR_LABEL_CHARS = 20  # names beside the bars of a bar chart, shortened (in full in the hover)
+_AXIS_KEY = re.compile(r"^[xy]axis[0-9]*$")
+#: Trace types drawn on x/y axes (the others, e.g. scatterternary, have their own axes).
+_CARTESIAN = {"scatter", "scattergl", "bar", "heatmap", "box", "violin", "histogram"}
+#: Keys that hold data, never a title: not walked.
+_DATA_KEYS = {"x", "y", "z", "text", "customdata", "hovertext", "meta", "template", "a", "b", "c", "base",
+              "tickvals", "ticktext", "array", "arrayminus"}
+
+
+def _title(title) -> dict:
+    """A title in plotly's dict form: ``{"text": ...}`` from a bare string, a copy of a dict, ``{}`` for none."""
+    if title is None:
+        return {}
+    if isinstance(title, str):
+        return {"text": title}
+    return dict(title)
+
+
+def _titles_as_dicts(obj) -> None:
+    """Every ``title`` written as a bare string, anywhere in a figure's dicts, in the ``{"text": ...}`` form."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key == "title" and isinstance(value, str):
+                obj[key] = {"text": value}
+            elif key not in _DATA_KEYS and isinstance(value, (dict, list)):
+                _titles_as_dicts(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            if isinstance(value, (dict, list)):
+                _titles_as_dicts(value)
+
+
+def _font(given, size: int = FONT_PX) -> dict:
+    font = dict(given or {})
+    font.setdefault("size", size)
+    font.setdefault("color", INK)
+    return font
+
+
+def _style_axis(axis, *, ternary: bool = False) -> dict:
+    axis = dict(axis or {})
+    title = _title(axis.get("title"))
+    if title:
+        title["font"] = _font(title.get("font"))
+        axis["title"] = title
+    axis["tickfont"] = _font(axis.get("tickfont"))
+    for key, colour in (("gridcolor", GRID), ("zerolinecolor", AXIS_LINE), ("linecolor", AXIS_LINE),
+                        ("tickcolor", AXIS_LINE)):
+        if not (ternary and key == "zerolinecolor"):  # a ternary axis has no zero line
+            axis.setdefault(key, colour)
+    return axis
+
+
+def _top_margin(layout: dict) -> int:
+    """Room above the plot: the toolbar's band, the title's lines, and a row for subplot titles or a legend
+    placed on top of the plot."""
+    need = MODEBAR_PX
+    title = layout.get("title") or {}
+    if title.get("text"):
+        lines = str(title["text"]).count("<br>") + 1
+        need += math.ceil(lines * title["font"]["size"] * 1.3) + 8
+    if any(a.get("yref") == "paper" and (a.get("y") or 0) >= 1 and a.get("yanchor") == "bottom"
+           for a in layout.get("annotations") or ()):
+        need += 26  # subplot titles
+    legend = layout.get("legend") or {}
+    if layout.get("showlegend") is not False and (legend.get("y") or 0) >= 1:
+        need += 30
+    return need
+
+
+def _figure(data, layout: dict | None = None) -> go.Figure:
+    """Every figure of this module, built one way (issue 28): ``data`` (trace dicts or plotly traces, or a
+    whole ``go.Figure`` built with plotly's helpers) and ``layout`` become a figure whose titles (figure, axes,
+    colour bars, legends) are all ``{"text": ...}`` dicts, with the project's style: text of at least FONT_PX px
+    in INK on a white PAPER (so that it reads on a projector, and in a dark theme as a white card), axis
+    titles and tick labels in that ink, the title placed below the toolbar's band (MODEBAR_PX) with the top
+    margin grown to fit it (and the height with it, so that the plot keeps its size). Built unvalidated
+    (validation costs ~40 ms on a CD diagram); the test suite validates every figure's JSON instead.
+    """
+    if isinstance(data, go.Figure):  # traces one by one: their arrays stay arrays (not base64 as in the figure's JSON)
+        data, layout = list(data.data), {**data.layout.to_plotly_json(), **(layout or {})}
+    traces = [t.to_plotly_json() if hasattr(t, "to_plotly_json") else dict(t) for t in data]
+    layout = dict(layout or {})
+    _titles_as_dicts(traces)
+    _titles_as_dicts(layout)
+
+    for trace in traces:  # every x/y axis a trace is drawn on gets the style, even one the layout leaves out
+        if trace.get("type", "scatter") in _CARTESIAN:
+            for letter in "xy":
+                ref = str(trace.get(f"{letter}axis") or letter)
+                layout.setdefault(f"{letter}axis{ref[1:]}", {})
+        if trace.get("colorbar") is not None:
+            bar = dict(trace["colorbar"])
+            title = _title(bar.get("title"))
+            if title:
+                title["font"] = _font(title.get("font"))
+                bar["title"] = title
+            bar["tickfont"] = _font(bar.get("tickfont"))
+            trace["colorbar"] = bar
+        if trace.get("textfont") is not None and trace.get("type") != "heatmap":  # heatmap text fits its cells
+            trace["textfont"] = _font(trace["textfont"])
+    for key in [k for k in layout if _AXIS_KEY.match(k)]:
+        layout[key] = _style_axis(layout[key])
+    if layout.get("ternary") is not None:
+        ternary = dict(layout["ternary"])
+        for key in ("aaxis", "baxis", "caxis"):
+            ternary[key] = _style_axis(ternary.get(key), ternary=True)
+        layout["ternary"] = ternary
+
+    layout["font"] = _font(layout.get("font"))
+    legend = dict(layout.get("legend") or {})
+    legend["font"] = _font(legend.get("font"))
+    if legend.get("title") is not None:
+        title = _title(legend["title"])
+        title["font"] = _font(title.get("font"))
+        legend["title"] = title
+    layout["legend"] = legend
+    hover = dict(layout.get("hoverlabel") or {})
+    hover.setdefault("bgcolor", PAPER)
+    hover.setdefault("bordercolor", AXIS_LINE)
+    hover["font"] = _font(hover.get("font"))
+    layout["hoverlabel"] = hover
+    layout["paper_bgcolor"] = PAPER
+    layout["plot_bgcolor"] = PAPER
+    if layout.get("annotations"):
+        layout["annotations"] = [{**a, "font": _font(a.get("font"))} for a in layout["annotations"]]
+
+    title = _title(layout.get("title"))
+    if title.get("text"):
+        title["font"] = _font(title.get("font"), TITLE_PX)
+        title["text"] = _wrap_title(str(title["text"]), title["font"]["size"])
+        title.setdefault("x", 0)
+        title.setdefault("xanchor", "left")
+        # plotly.js lifts a title of several lines anchored at its top by about 0.7 em more than one line (measured
+        # in chromium): the pad makes up for it, so that every title starts below the toolbar
+        multiline = "<br>" in title["text"]
+        pad_t = MODEBAR_PX + (math.ceil(0.75 * title["font"]["size"]) if multiline else 0)
+        title.update(yref="container", y=1, yanchor="top", pad={"l": 4, **(title.get("pad") or {}), "t": pad_t})
+        layout["title"] = title
+    else:
+        layout.pop("title", None)
+    margin = dict(layout.get("margin") or {})
+    old_top = int(margin.get("t", 100))  # plotly's default
+    margin["t"] = max(old_top, _top_margin(layout))
+    title_room = margin["t"]
+    bars = [t["colorbar"] for t in traces if (t.get("colorbar") or {}).get("orientation") == "h"]
+    if bars:
+        margin["t"] += _HBAR_PX  # a horizontal colour bar lies between the title and the plot (_colorbar)
+    if layout.get("height"):
+        layout["height"] = int(layout["height"]) + margin["t"] - old_top
+        for bar in bars:
+            bar.update(yref="container", yanchor="top", y=1 - (title_room + 6) / layout["height"])
+    layout["margin"] = margin
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _wrap_title(text: str, size: float) -> str:
+    """A title in lines that fit a PHONE_PX-wide chart (plotly does not wrap titles: a long one ran off a phone's
+    screen). Only plain text is rewrapped (names are entities; a part with markup other than <br> is kept);
+    "α = 0.05" and the like stay on one line."""
+    lines = []
+    for part in text.split("<br>"):
+        if re.search(r"<(?!br>)", part):
+            lines.append(part)
+            continue
+        plain = html.unescape(part).replace(" = ", "\u00a0=\u00a0")
+        lines += [_h(x).replace("\u00a0", " ") for x in _wrap(plain, _TITLE_LINE_PX, size)]
+    return "<br>".join(lines)
+
+
+def _clip(name, max_chars: int) -> str:
+    name = str(name)
+    return name if len(name) <= max_chars else name[: max_chars - 1] + "…"
+
+
+def _fit_px(k: int, max_chars: int) -> int:
+    """The label size s (px, at most FONT_PX) at which k labels side by side, turned upright, fit a PHONE_PX-wide
+    heatmap beside row labels of max_chars characters of the same size (the colour bar lies above the plot):
+    k * LINE * s + max_chars * EM * s + SIDE <= PHONE_PX."""
+    room = PHONE_PX - _SIDE_PX
+    return int(max(MIN_LABEL_PX, min(FONT_PX, math.floor(room / (k * _LABEL_LINE + max_chars * _EM_PER_CHAR)))))
+
+
+def _phone_labels(k: int) -> tuple[int, int]:
+    """(characters kept of each name, label size in px) for a heatmap with k columns: the longest names that
+    keep FONT_PX at PHONE_PX, else names of 10 characters at the size that fits."""
+    for chars in (20, 16, 12, 10):
+        if _fit_px(k, chars) >= FONT_PX:
+            return chars, FONT_PX
+    return 10, _fit_px(k, 10)
+
+
+def _colorbar(title: str, **extra) -> dict:
+    """A heatmap's colour bar: thin, lying between the chart's title and the plot rather than beside the plot (on
+    a phone the columns need that width), its title before it; _figure places it (in pixels from the top: a bar
+    anchored to the plot pushes the margins, and plotly.js then draws the chart's title under the toolbar)."""
+    return dict(title=dict(text=title, side="right"), orientation="h", thickness=12, len=0.6, x=0, xanchor="left",
+                **extra)  # plotly.js draws a horizontal bar's title beside it, from x = 0
+
+
+def _label_axis(names, *, title: str, max_chars: int, size: int, **extra) -> dict:
+    """A heatmap axis that shows every name (issue 28): plotly skips category labels that would overlap
+    unless every tick value is given, so all are, as the (escaped) names themselves; the labels are the names
+    shortened to ``max_chars`` (the hover shows the full name), at ``size`` px, turned as far as plotly needs."""
+    names = [str(n) for n in names]
+    return dict(title=title, tickmode="array", tickvals=_hs(names), ticktext=[_h(_clip(n, max_chars)) for n in names],
+                tickfont=dict(size=size), automargin=True, autotickangles=[0, 45, 90], **extra)
+
+
 def mean_ranks_figure(mean_ranks: pd.Series, *, title: str = "Mean rank (1 = best)") -> go.Figure:
     """Horizontal bars of mean ranks, best at the top, with the expected rank under H0 marked."""
     ordered = mean_ranks.sort_values(ascending=False)  # plotly draws bottom-up: best ends on top
@@ -61,21 +298,33 @@ def mean_ranks_figure(mean_ranks: pd.Series, *, title: str = "Mean rank (1 = bes
         x=(k + 1) / 2, line_dash="dot", line_color="gray",
         annotation_text=f"H0: all equal to {(k + 1) / 2:g}", annotation_position="top",
     )
-    fig.update_layout(
-        title=title, xaxis_title="mean rank", xaxis_range=[0, k + 0.6], height=max(260, 40 * k + 120),
-        margin=dict(l=10, r=10, t=60, b=40), showlegend=False,
-    )
-    return fig
+    return _figure(fig, dict(
+        title=title, xaxis=dict(title="mean rank", range=[0, k + 0.6]),
+        yaxis=_label_axis(ordered.index, title="classifier", max_chars=_BAR_LABEL_CHARS, size=FONT_PX),
+        height=max(260, 40 * k + 120), margin=dict(l=10, r=10, t=60, b=40), showlegend=False,
+    ))
+
+
+def _row_axis(names, row_px: float, *, title: str, max_chars: int, size: int = FONT_PX, **extra) -> dict:
+    """The row axis of a chart: every name (at most ``size`` px) while the rows are tall enough for a label of
+    MIN_LABEL_PX, else plotly's own choice of labels (hundreds of data sets)."""
+    size = min(size, math.floor(row_px / _LABEL_LINE))
+    if size < MIN_LABEL_PX:
+        return dict(title=title, automargin=True, **extra)
+    return _label_axis(names, title=title, max_chars=max_chars, size=size, **extra)
 
 
 def rank_heatmap(table: ScoreTable, *, max_rows: int = 400) -> go.Figure:
-    """Ranks per data set and classifier (1 = best); hover shows the score. Columns by mean rank."""
+    """Ranks per data set and classifier (1 = best); hover shows the score. Columns by mean rank; every
+    classifier's name is shown (shortened on a phone, in full in the hover)."""
     order = table.mean_ranks.sort_values().index
     ranks = table.ranks[order]
     scores = table.scores[order]
     if len(ranks) > max_rows:
         ranks, scores = ranks.iloc[:max_rows], scores.iloc[:max_rows]
     k = table.n_classifiers
+    chars, size = _phone_labels(k)
+    height = min(1400, max(320, 18 * len(ranks) + 140))
     fig = go.Figure(
         go.Heatmap(
             z=ranks.to_numpy(),
@@ -86,18 +335,26 @@ def rank_heatmap(table: ScoreTable, *, max_rows: int = 400) -> go.Figure:
             reversescale=True,
             zmin=1,
             zmax=k,
-            colorbar=dict(title="rank"),
+            colorbar=_colorbar("rank"),
             hovertemplate="%{y} · %{x}<br>rank %{z:g}<br>score %{customdata:.6g}<extra></extra>",
         )
     )
-    fig.update_layout(
+    return _figure(fig, dict(
         title="Rank of each classifier on each data set (1 = best)",
-        height=min(1400, max(320, 18 * len(ranks) + 140)),
-        yaxis=dict(autorange="reversed", automargin=True),
-        xaxis=dict(side="top", automargin=True),
-        margin=dict(l=10, r=10, t=90, b=20),
-    )
-    return fig
+        height=height,
+        yaxis=_row_axis(ranks.index, (height - 140) / max(len(ranks), 1), title="data set", max_chars=chars,
+                        size=size, autorange="reversed"),
+        xaxis=_label_axis(ranks.columns, title="classifier (best on the left)", max_chars=chars, size=size),
+        margin=dict(l=10, r=10, t=60, b=20),
+    ))
+
+
+def _matrix_axes(order, row_px: float, *, what: str = "classifier") -> dict:
+    """x and y axes of a k x k heatmap of classifiers: every name on both, rows top-down."""
+    chars, size = _phone_labels(len(order))
+    return dict(xaxis=_label_axis(order, title=f"{what} (column)", max_chars=chars, size=size),
+                yaxis=_label_axis(order, title=f"{what} (row)", max_chars=chars,
+                                  size=min(size, math.floor(row_px / _LABEL_LINE)), autorange="reversed"))
 
 
 def win_tie_loss_figure(table: ScoreTable) -> go.Figure:
@@ -116,16 +373,14 @@ def win_tie_loss_figure(table: ScoreTable) -> go.Figure:
     fig = go.Figure(
         go.Heatmap(
             z=z, x=_hs(order), y=_hs(order), text=text.tolist(), texttemplate="%{text}", colorscale="Blues", zmin=0, zmax=table.n_datasets,
-            colorbar=dict(title="wins"),
+            colorbar=_colorbar("wins"),
             hovertemplate="%{y} vs %{x}<br>wins/ties/losses %{text}<extra></extra>",
         )
     )
-    fig.update_layout(
+    return _figure(fig, dict(
         title="Wins / ties / losses of the row classifier against the column classifier",
-        yaxis=dict(autorange="reversed"), height=max(320, 45 * len(order) + 140),
-        margin=dict(l=10, r=10, t=60, b=20),
-    )
-    return fig
+        height=max(320, 45 * len(order) + 140), margin=dict(l=10, r=10, t=60, b=20), **_matrix_axes(order, 45),
+    ))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,96 +394,8 @@ from .limits import MAX_NAME_CHARS  # noqa: E402
 _CHAR_PX = 8.0  # average width of a 14 px sans-serif character, to size the margins
 
 
-@dataclass(frozen=True)
-class CDLine:
-    name: str
-    mean_rank: float
-    side: str  # "left" (worse half) or "right" (better half)
-    level: int  # 0 = the line nearest the axis
-
-
-@dataclass(frozen=True)
-class CDBar:
-    members: tuple[str, ...]
-    low: float  # smallest mean rank in the group (best)
-    high: float
-    row: int
-    max_apv: float  # the largest adjusted p-value among pairs inside the group
-
-
-@dataclass(frozen=True)
-class CDLayout:
-    """Everything a CD diagram draws, computed from a post-hoc result (no drawing)."""
-
-    k: int
-    lines: tuple[CDLine, ...]
-    bars: tuple[CDBar, ...]
-    cd: float | None
-    control: str | None
-    control_interval: tuple[float, float] | None
-    different_from_control: tuple[str, ...]
-    title: str
-
-
-def _procedure_title(result: pd.DataFrame) -> str:
-    from ._adjust import PROCEDURES
-    from ._pairwise_tests import test_labels
-
-    attrs = as_frame(result).attrs
-    proc = PROCEDURES[attrs["correction"]].label
-    test = test_labels()[attrs["test"]]
-    family = f"versus control {_h(attrs['control'])}" if attrs.get("control") else "all pairs"
-    return f"{proc} on the {test}, {family}, α = {attrs['alpha']:g}"
-
-
-def cd_layout(result: pd.DataFrame) -> CDLayout:
-    """Place names, group bars and the CD for :func:`cd_diagram` (Demšar 2006, Figure 1).
-
-    The best ceil(k/2) classifiers are labelled on the right, the others on the left; on each side
-    the classifier nearest the axis end gets the line nearest the axis, so that no lines cross. Bars
-    join the classifiers of each group of :func:`compare_lib.groups` (size >= 2), stacked in rows so
-    that bars in one row never overlap.
-    """
-    result = as_frame(result)
-    from ._posthoc import groups
-
-    mean_ranks = result.attrs["mean_ranks"]
-    order = sorted(mean_ranks, key=lambda n: (mean_ranks[n], n))  # ties by name: never by column order
-    k = len(order)
-    _check_size(k, MAX_CD_K, "CD diagram")
-    n_right = (k + 1) // 2
-    lines = [CDLine(name, mean_ranks[name], "right", i) for i, name in enumerate(order[:n_right])]
-    left = order[n_right:][::-1]  # worst first: it sits at the left end
-    lines += [CDLine(name, mean_ranks[name], "left", i) for i, name in enumerate(left)]
-
-    control = result.attrs.get("control")
-    bars: list[CDBar] = []
-    interval = None
-    different: tuple[str, ...] = ()
-    cd = result.attrs.get("cd")
-    if control is None:
-        apv = {frozenset((a, b)): p for a, b, p in zip(result["a"], result["b"], result["p_adj"])}
-        row_ends: list[float] = []
-        gap = 0.02 * max(k - 1, 1)
-        for members in groups(result):
-            if len(members) < 2:
-                continue
-            low, high = mean_ranks[members[0]], mean_ranks[members[-1]]
-            row = next((r for r, end in enumerate(row_ends) if end + gap < low), len(row_ends))
-            if row == len(row_ends):
-                row_ends.append(high)
-            else:
-                row_ends[row] = high
-            inside = [apv[frozenset((a, b))] for i, a in enumerate(members) for b in members[i + 1 :]]
-            bars.append(CDBar(tuple(members), low, high, row, float(max(inside))))
-    else:
-        if cd is not None:
-            rc = mean_ranks[control]
-            interval = (rc - cd, rc + cd)
-        different = tuple(
-            (b if a == control else a) for a, b, r in zip(result["a"], result["b"], result["reject"]) if r
-        )
-    return CDLayout(k, tuple(lines), tuple(bars), cd, control, interval, different, _procedure_title(result))
+from ._cd_layout import CDBar, CDLayout, CDLine, CDLink, cd_layout, unjoined_pairs  # noqa: E402,F401
+from ._cd_layout import _procedure_title  # noqa: E402
 
 
 def _short(name: str) -> str:
@@ -266,14 +433,68 @@ def _effect_hover(result: pd.DataFrame) -> dict[str, str]:
 
 
 _CD_ORIENTATIONS = ("auto", "horizontal", "vertical")
+#: The legend of the dashed lines (issue 28), in every renderer.
+UNJOINED_NOTE = "not significantly different, though no bar joins them"
+#: Pairs named one by one in :func:`cd_caption`; beyond, their number (:func:`compare_lib.unjoined_pairs` lists all).
+CD_CAPTION_PAIRS = 6
+
+
+def _unjoined_hover(link: CDLink) -> str:
+    from .report import format_p
+
+    return (f"<b>not significantly different</b>, though no bar joins them<br>{_h(link.a)} and {_h(link.b)}"
+            f"<br>adjusted p = {format_p(link.p_adj)}<br>(a bar spanning both would span a rejected pair)")
+
+
+def cd_caption(result) -> str:
+    """What the CD diagram of ``result`` shows, as plain text for a caption (issue 28): the dashboard writes it
+    under the diagram and the reports under their figure. Names are as they are: escape them for the medium.
+
+    All pairs: what the bars mean (with the procedure), the CD where there is one, and each pair that is not
+    rejected though no bar joins it (:func:`compare_lib.unjoined_pairs`, drawn dashed): "C4.5+m+cf and C4.5 are
+    not significantly different (adjusted p = 0.062), though no bar joins them"; when there is none, that every
+    pair without a common bar is significantly different. Versus a control: the classifiers found different
+    from it, and the band of one CD around it where the procedure has one.
+    """
+    from .report import format_p
+
+    frame = as_frame(result)
+    lay = cd_layout(frame)
+    procedure = html.unescape(lay.title)
+    if lay.control is not None:
+        found = list(lay.different_from_control)
+        text = (f"Versus the control {lay.control} ({procedure}): "
+                + (f"{', '.join(found)} {'is' if len(found) == 1 else 'are'} significantly different from it (marked); "
+                   if found else "no classifier is significantly different from it; ")
+                + "an unmarked classifier is not.")
+        if lay.control_interval is not None:
+            text += f" The band spans one critical difference (CD = {lay.cd:.3f}) on either side of {lay.control}."
+        return text
+    text = (f"Thick bars join classifiers that are not significantly different ({procedure}); no bar spans a "
+            "rejected pair.")
+    if lay.cd is not None:
+        text += f" CD = {lay.cd:.3f} is the critical difference: mean ranks at least that far apart differ."
+    links = sorted(lay.links, key=lambda x: (x.low, x.high, x.a, x.b))
+    if not links:
+        return text + " Every pair without a common bar is significantly different."
+    named = [f"{x.a} and {x.b} are not significantly different (adjusted p = {format_p(x.p_adj)}), though no bar "
+             "joins them" for x in links[:CD_CAPTION_PAIRS]]
+    more = len(links) - len(named)
+    text += " " + "; ".join(named)
+    if more:
+        text += f"; and {more} more pair{'s' if more > 1 else ''} likewise"
+    return text + (" (dashed line" + ("s" if len(links) > 1 else "") + ": a bar spanning both would span a "
+                   "rejected pair).")
 
 
 def cd_diagram(result: pd.DataFrame, *, width: int | None = None, orientation: str = "auto") -> go.Figure:
     """Interactive critical-difference diagram of a post-hoc result.
 
     The axis shows mean ranks with the best on the right. All pairs: a thick bar joins each group of
-    classifiers not significantly different under the result's own procedure (so the bars never
-    contradict its table), and the CD is drawn where the procedure has one (Nemenyi). Versus a
+    classifiers not significantly different under the result's own procedure (a bar never spans a
+    rejected pair), a thin dashed line each pair that is not rejected though no bar can join it
+    (:func:`compare_lib.unjoined_pairs`, issue 28; :func:`cd_caption` names them), and the CD is drawn
+    where the procedure has one (Nemenyi). Versus a
     control (Demšar's Figure 1b): the control is highlighted, classifiers the procedure finds
     different from it are marked, and with Bonferroni-Dunn the interval of one CD on either side of
     the control is drawn. Tap or hover a name for its mean rank, a bar for the largest APV inside the group.
@@ -329,7 +550,7 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
     ext = 0.06 * span + 0.15
     x_left, x_right = hi + ext, lo - ext
     # Vertical positions in pixels: the axis at 0, positive upwards.
-    bar_rows = max((b.row for b in lay.bars), default=-1) + 1
+    bar_rows = lay.rows  # the bars', then the dashed links' rows
     first_line = -(16 + 11 * bar_rows + (8 if bar_rows else 0))
     step = 24
     n_levels = max((ln.level for ln in lay.lines), default=0) + 1
@@ -356,7 +577,7 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
         ticks_y += [0, 6, None]
     line_trace(ticks_x, ticks_y, name="ticks", width_px=1.2)
     traces.append(dict(type="scatter", x=list(range(lo, hi + 1)), y=[16] * (span + 1), mode="text",
-                       text=[str(r) for r in range(lo, hi + 1)], textfont=dict(size=12), hoverinfo="skip",
+                       text=[str(r) for r in range(lo, hi + 1)], textfont=dict(size=FONT_PX), hoverinfo="skip",
                        showlegend=False, name="tick labels"))
 
     # Control interval (Bonferroni-Dunn) under everything else.
@@ -386,8 +607,8 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
         text = f"<b>{_h(label)}</b>" if bold else _h(label)
         annotations.append(
             dict(
-                x=edge, y=y, xref="x", yref="y", text=f"{text}  <span style='font-size:11px'>({ln.mean_rank:.2f})</span>"
-                if ln.side == "left" else f"<span style='font-size:11px'>({ln.mean_rank:.2f})</span>  {text}",
+                x=edge, y=y, xref="x", yref="y", text=f"{text}  <span style='font-size:{FONT_PX}px'>({ln.mean_rank:.2f})</span>"
+                if ln.side == "left" else f"<span style='font-size:{FONT_PX}px'>({ln.mean_rank:.2f})</span>  {text}",
                 showarrow=False, xanchor="right" if ln.side == "left" else "left", yanchor="middle",
                 font=dict(size=14), hovertext=_h(ln.name) if label != ln.name else None,
             )
@@ -408,6 +629,10 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
         )
         line_trace([bar.low - pad, bar.high + pad], [y, y], name="group", color=GROUP_COLOR, width_px=6, hover=hover,
                    meta=list(bar.members))
+    # Pairs not rejected that no bar joins: a thin dashed line between the two mean ranks (issue 28).
+    for link in lay.links:
+        y = -(14 + 11 * link.row)
+        traces.append(_unjoined_trace([link.low, link.high], [y, y], link))
 
     # The critical difference, above the axis at the left end (as in Demšar's Figure 1).
     if lay.cd is not None:
@@ -417,11 +642,17 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
                    hover=f"critical difference {lay.cd:.3f}", meta=lay.cd)
         line_trace([start, start, None, end, end], [39, 49, None, 39, 49], name="cd ends", color=GROUP_COLOR, width_px=2)
         annotations.append(dict(x=(start + end) / 2, y=54, xref="x", yref="y", text=f"CD = {lay.cd:.3f}",
-                                showarrow=False, yanchor="bottom", font=dict(size=12)))
+                                showarrow=False, yanchor="bottom", font=dict(size=FONT_PX)))
 
     max_left = max((len(_short(ln.name)) for ln in lay.lines if ln.side == "left"), default=0) + 8
     max_right = max((len(_short(ln.name)) for ln in lay.lines if ln.side == "right"), default=0) + 8
     margin = dict(l=int(max_left * _CHAR_PX) + 12, r=int(max_right * _CHAR_PX) + 12, t=46, b=8)
+    min_width = int(margin["l"] + margin["r"] + max(220, 44 * (span + 2 * ext)))
+    if lay.links:  # the legend of the dashed lines, centred under the diagram (on two lines if it is narrow)
+        one_line = _text_px("- - -  " + UNJOINED_NOTE, FONT_PX) <= min_width - 20
+        room = 28 if one_line else 46
+        traces.append(_note_trace((x_left + x_right) / 2, bottom - 2 - room / 2, one_line, FONT_PX, "middle center"))
+        bottom -= room
     height = int(top - bottom) + margin["t"] + margin["b"]
     layout = dict(
         annotations=annotations,
@@ -430,16 +661,27 @@ def _cd_horizontal(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go
         height=height,
         width=width,
         margin=margin,
-        title=dict(text=lay.title, font=dict(size=14), x=0, xanchor="left"),
+        title=dict(text=lay.title, font=dict(size=FONT_PX), x=0, xanchor="left"),
         hovermode="closest",
         showlegend=False,
-        plot_bgcolor="rgba(0,0,0,0)",
-        paper_bgcolor="rgba(0,0,0,0)",
         # The narrowest width at which the axis keeps ~44 px per rank and the names their margins: an app
         # can scroll sideways below it instead of squeezing the diagram (or draw the vertical diagram).
-        meta=dict(min_width=int(margin["l"] + margin["r"] + max(220, 44 * (span + 2 * ext))), orientation="horizontal"),
+        meta=dict(min_width=min_width, orientation="horizontal"),
     )
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return _figure(traces, layout)
+
+
+def _unjoined_trace(xs, ys, link: CDLink) -> dict:
+    return dict(type="scatter", x=xs, y=ys, mode="lines+markers", name="unjoined", meta=[link.a, link.b],
+                line=dict(color=GROUP_COLOR, width=1.5, dash="dash"), marker=dict(size=5, color=GROUP_COLOR),
+                hoverinfo="text", hovertext=_unjoined_hover(link), showlegend=False)
+
+
+def _note_trace(x: float, y: float, one_line: bool, size: int, position: str) -> dict:
+    """The legend of the dashed lines as a text trace (not an annotation: those are the names and the CD)."""
+    text = "- - -  " + (UNJOINED_NOTE if one_line else UNJOINED_NOTE.replace(", ", ",<br>"))
+    return dict(type="scatter", x=[x], y=[y], mode="text", text=[text], textposition=position, cliponaxis=False,
+                textfont=dict(size=size, color=INK), hoverinfo="skip", showlegend=False, name="unjoined note")
 
 
 # The vertical diagram, for a narrow screen. Its x coordinates are pixels of a design width (the chart may be
@@ -550,7 +792,7 @@ def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.F
     plot_w = total - 2 * _V_MARGIN
     # x positions (px): [CD bar] tick labels | axis | group bars | elbows | names.
     axis_x = 48.0 if lay.cd is not None else 34.0
-    bar_rows = max((b.row for b in lay.bars), default=-1) + 1
+    bar_rows = lay.rows  # the bars', then the dashed links' columns
     row_step = min(8.0, max(2.0, 80.0 / bar_rows)) if bar_rows else 0.0
     bar_px = max(1.5, min(5.0, row_step - 2))
 
@@ -594,6 +836,12 @@ def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.F
     r_bottom = hi + _V_PAD / ppr
     centres = _stack([(ln.mean_rank - r_top) * ppr for ln in order], heights, _V_GAP, cd_room, plot_h)
     label_ranks = [r_top + c / ppr for c in centres]
+    note_lines = ["- - -  " + UNJOINED_NOTE.split(", ")[0] + ",", UNJOINED_NOTE.split(", ")[1]] if lay.links else []
+    if note_lines:  # the legend of the dashed lines, under the names
+        note_room = len(note_lines) * _V_LINE + 8
+        note_rank = r_bottom + (note_room / 2) / ppr
+        plot_h += note_room
+        r_bottom += note_room / ppr
 
     traces: list[dict] = []
 
@@ -648,6 +896,11 @@ def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.F
         x = bar_x(bar.row)
         line_trace([x, x], [bar.low - pad, bar.high + pad], name="group", color=GROUP_COLOR, width_px=bar_px,
                    hover=hover, meta=list(bar.members))
+    for link in lay.links:  # issue 28: not rejected, yet no bar joins them
+        x = bar_x(link.row)
+        traces.append(_unjoined_trace([x, x], [link.low, link.high], link))
+    if note_lines:
+        traces.append(_note_trace(0, note_rank, False, _V_SIZE, "middle right"))
 
     # The critical difference: a vertical bar left of the tick labels from the best end, labelled above it.
     if lay.cd is not None:
@@ -661,7 +914,8 @@ def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.F
     # "α = 0.05" stays on one line (no-break spaces, drawn as spaces).
     title_lines = _wrap(html.unescape(lay.title).replace(" = ", "\u00a0=\u00a0"), plot_w, 13)
     margin = dict(l=_V_MARGIN, r=_V_MARGIN, t=int(14 + 18 * len(title_lines)), b=6)
-    need_w = max([label_x + w for w in widths] + [_text_px(x, 13) for x in title_lines])
+    need_w = max([label_x + w for w in widths] + [_text_px(x, 13) for x in title_lines]
+                 + [_text_px(x, _V_SIZE) for x in note_lines])
     layout = dict(
         annotations=annotations,
         xaxis=dict(range=[0, plot_w], visible=False, fixedrange=True),
@@ -672,12 +926,10 @@ def _cd_vertical(result: pd.DataFrame, lay: CDLayout, width: int | None) -> go.F
         title=dict(text="<br>".join(_hs(title_lines)), font=dict(size=13), x=0, xanchor="left"),
         hovermode="closest",
         showlegend=False,
-        plot_bgcolor="rgba(0,0,0,0)",
-        paper_bgcolor="rgba(0,0,0,0)",
         meta=dict(orientation="vertical", min_width=int(math.ceil(need_w)) + 2 * _V_MARGIN, px_per_rank=ppr,
                   line_px=_V_LINE, gap_px=_V_GAP),
     )
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return _figure(traces, layout)
 
 
 def cd_svg(result, *, width: int | None = None, font_family: str = "Helvetica, Arial, sans-serif") -> str:
@@ -711,7 +963,7 @@ def rank_sets_figure(frame: pd.DataFrame) -> go.Figure:
     worst rank the classifier can hold; bootstrap intervals (marginal) as thin lines."""
     _check_size(len(frame), MAX_CD_K, "rank-set chart")
     order = frame.sort_values("mean_rank", kind="stable")
-    names = [_short(str(n)) for n in order.index]
+    names = [str(n) for n in order.index]
     marginal = bool(frame.attrs.get("marginal"))
     low, high = order["rank_low"].to_numpy(dtype=float), order["rank_high"].to_numpy(dtype=float)
     pad = 0.0 if marginal else 0.4  # a set {r} is drawn as the width of one rank
@@ -719,21 +971,22 @@ def rank_sets_figure(frame: pd.DataFrame) -> go.Figure:
              if marginal else (f"rank {int(lo)}" if lo == hi else f"ranks {int(lo)} to {int(hi)}"))
              for n, m, lo, hi in zip(order.index, order["mean_rank"], low, high)]
     traces = [
-        dict(type="bar", orientation="h", y=names, x=high - low + 2 * pad, base=low - pad, width=0.12 if marginal else 0.5,
+        dict(type="bar", orientation="h", y=_hs(names), x=high - low + 2 * pad, base=low - pad, width=0.12 if marginal else 0.5,
              marker=dict(color=GROUP_COLOR, opacity=0.45), hoverinfo="text", hovertext=hover, name="rank set",
              showlegend=False),
-        dict(type="scatter", mode="markers", y=names, x=order["mean_rank"].tolist(), marker=dict(color="#222", size=8),
+        dict(type="scatter", mode="markers", y=_hs(names), x=order["mean_rank"].tolist(), marker=dict(color="#222", size=8),
              hoverinfo="text", hovertext=hover, name="mean rank", showlegend=False),
     ]
     k = int(frame.attrs.get("k", len(frame)))
     layout = dict(
         xaxis=dict(title="rank (1 = best)", range=[0.4, k + 0.6], dtick=1 if k <= 30 else None, zeroline=False),
-        yaxis=dict(autorange="reversed", automargin=True), height=120 + 26 * len(frame), margin=dict(t=30, b=40),
+        yaxis=_row_axis(names, 26, title="classifier", max_chars=_BAR_LABEL_CHARS, autorange="reversed"),
+        height=120 + 26 * len(frame), margin=dict(t=30, b=40),
         title=dict(text="Marginal intervals of the mean rank (bootstrap)" if marginal else
-                   f"Simultaneous {1 - frame.attrs.get('alpha', 0.05):.0%} rank sets", font=dict(size=14)),
+                   f"Simultaneous {1 - frame.attrs.get('alpha', 0.05):.0%} rank sets"),
         bargap=0.3,
     )
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return _figure(traces, layout)
 
 
 def plan_figure(curve: pd.DataFrame, *, target: float = 0.8, alpha: float | None = None) -> go.Figure:
@@ -752,7 +1005,7 @@ def plan_figure(curve: pd.DataFrame, *, target: float = 0.8, alpha: float | None
         shapes.append(dict(type="line", xref="paper", x0=0, x1=1, y0=alpha, y1=alpha, line=dict(dash="dot", color="#bbb")))
     layout = dict(xaxis=dict(title="data sets (N)"), yaxis=dict(title="power", range=[0, 1.02]), shapes=shapes,
                   height=360, margin=dict(t=30, b=50))
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return _figure(traces, layout)
 
 
 def familywise_figure(curves: pd.DataFrame, *, alpha: float = 0.05, y: str = "fwer") -> go.Figure:
@@ -778,7 +1031,7 @@ def familywise_figure(curves: pd.DataFrame, *, alpha: float = 0.05, y: str = "fw
     layout = dict(xaxis=dict(title="classifiers (k)", dtick=1), yaxis=dict(
         title="P(at least one false 'significant' pair)" if y == "fwer" else "share of true differences found",
         range=[0, 1.02]), shapes=shapes, height=380, margin=dict(t=30, b=50), legend=dict(orientation="h", y=-0.25))
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return _figure(traces, layout)
 
 
 def _power_of_ten_colorbar(zmin: float, title: str) -> dict:
@@ -787,7 +1040,7 @@ def _power_of_ten_colorbar(zmin: float, title: str) -> dict:
     step = max(1, math.ceil(-low / 8))
     ticks = list(range(0, low - 1, -step))
     labels = ["1" if t == 0 else f"{10.0 ** t:g}" if t >= -2 else f"10<sup>{t}</sup>" for t in ticks]
-    return dict(title=title, tickvals=ticks, ticktext=labels)
+    return _colorbar(title, tickvals=ticks, ticktext=labels)
 
 
 def apv_heatmap(result: pd.DataFrame) -> go.Figure:
@@ -817,11 +1070,10 @@ def apv_heatmap(result: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y} vs %{x}<br>adjusted p %{text}<extra></extra>",
         )
     )
-    fig.update_layout(
+    return _figure(fig, dict(
         title=f"Adjusted p-values ({_procedure_title(result)}; * = rejected)",
-        yaxis=dict(autorange="reversed"), height=max(320, 42 * k + 150), margin=dict(l=10, r=10, t=60, b=20),
-    )
-    return fig
+        height=max(320, 42 * k + 150), margin=dict(l=10, r=10, t=60, b=20), **_matrix_axes(order, 42),
+    ))
 
 
 def figure_image(fig: go.Figure, fmt: str = "png", *, scale: float = 2.0) -> bytes:
@@ -876,14 +1128,13 @@ def pool_z_figure(frame: pd.DataFrame, *, max_points: int = 20000) -> go.Figure:
     if xs:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="critical |z|", line=dict(color=CONTROL_COLOR, width=3),
                                  hoverinfo="skip"))
-    fig.update_layout(
+    return _figure(fig, dict(
         title=f"{_h(a)} vs {_h(b)}: the mean-ranks statistic in every pool that contains both",
         xaxis=dict(title="classifiers in the pool", tickmode="array", tickvals=list(counts.index),
                    ticktext=[f"{s}<br>{int(r)}/{int(c)} sig." for s, (c, r) in counts.iterrows()]),
-        yaxis_title="|z|", height=430, legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        yaxis=dict(title="|z|"), height=430, legend=dict(orientation="h", y=1.02, yanchor="bottom"),
         margin=dict(l=10, r=10, t=80, b=10),
-    )
-    return fig
+    ))
 
 
 def pool_counts_figure(counts: pd.DataFrame, a: str, b: str) -> go.Figure:
@@ -892,10 +1143,9 @@ def pool_counts_figure(counts: pd.DataFrame, a: str, b: str) -> go.Figure:
     fig.add_trace(go.Bar(x=counts["size"], y=counts["rejections"], name="significant", marker_color=DIFFERENT_COLOR))
     fig.add_trace(go.Bar(x=counts["size"], y=counts["pools"] - counts["rejections"], name="not significant",
                          marker_color=GROUP_COLOR))
-    fig.update_layout(barmode="stack", title=f"{_h(a)} vs {_h(b)}: pools by size (exact counts)",
-                      xaxis_title="classifiers in the pool", yaxis_title="pools", height=400,
-                      margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(barmode="stack", title=f"{_h(a)} vs {_h(b)}: pools by size (exact counts)",
+                             xaxis=dict(title="classifiers in the pool"), yaxis=dict(title="pools"), height=400,
+                             margin=dict(l=10, r=10, t=60, b=10)))
 
 
 def sensitivity_heatmap(matrix: pd.DataFrame) -> go.Figure:
@@ -907,13 +1157,12 @@ def sensitivity_heatmap(matrix: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Heatmap(z=z, x=_hs(matrix.columns), y=_hs(matrix.index), text=text, texttemplate="%{text}",
                    colorscale="OrRd", zmin=0, zmax=max(0.5, float(np.nanmax(z)) if np.isfinite(z).any() else 0.5),
-                   colorbar=dict(title="pools that<br>flip the verdict"),
+                   colorbar=_colorbar("pools that flip the verdict"),
                    hovertemplate="%{y} vs %{x}<br>%{z:.1%} of the pools flip the full-pool verdict<extra></extra>")
     )
-    fig.update_layout(title="How often the pool changes the mean-ranks verdict (· = never)",
-                      yaxis=dict(autorange="reversed"), height=max(340, 34 * len(z) + 160),
-                      margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(title="How often the pool changes the mean-ranks verdict (· = never)",
+                             height=max(340, 34 * len(z) + 160), margin=dict(l=10, r=10, t=60, b=10),
+                             **_matrix_axes(list(matrix.index), 34)))
 
 
 def power_figure(sim: pd.DataFrame, paper: dict[str, float] | None = None) -> go.Figure:
@@ -926,9 +1175,8 @@ def power_figure(sim: pd.DataFrame, paper: dict[str, float] | None = None) -> go
     if paper:
         fig.add_trace(go.Scatter(x=list(paper), y=list(paper.values()), mode="markers", name="Benavoli et al.",
                                  marker=dict(symbol="diamond", size=13, color=CONTROL_COLOR)))
-    fig.update_layout(title="Power to detect A ≠ B", yaxis=dict(title="power", range=[0, 1.1]), height=380,
-                      margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(title="Power to detect A ≠ B", xaxis=dict(title="test"),
+                             yaxis=dict(title="power", range=[0, 1.1]), height=380, margin=dict(l=10, r=10, t=60, b=10)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -967,13 +1215,13 @@ def selection_figure(frame: pd.DataFrame, tests: list[str], *, title: str | None
             )
     fig.update_xaxes(title_text="bias k", row=2, col=1)
     fig.update_xaxes(title_text="bias k", row=2, col=2)
-    fig.update_yaxes(range=[0, samples * 1.02] if samples else None, rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(range=[0.48, 1.02], dtick=0.1, row=1, col=2)
-    fig.update_yaxes(range=[-0.02, 1.02], dtick=0.2, row=2, col=1)
-    fig.update_yaxes(range=[0.48, 1.02], dtick=0.1, row=2, col=2)
-    fig.update_layout(title=_h(title) if title else None, height=560, legend=dict(orientation="h", y=-0.12),
-                      margin=dict(l=10, r=10, t=80 if title else 50, b=10))
-    return fig
+    fig.update_yaxes(title_text="rejections", range=[0, samples * 1.02] if samples else None, rangemode="tozero",
+                     row=1, col=1)
+    fig.update_yaxes(title_text="R(e)", range=[0.48, 1.02], dtick=0.1, row=1, col=2)
+    fig.update_yaxes(title_text="mean p", range=[-0.02, 1.02], dtick=0.2, row=2, col=1)
+    fig.update_yaxes(title_text="R(p)", range=[0.48, 1.02], dtick=0.1, row=2, col=2)
+    return _figure(fig, dict(title=_h(title) if title else None, height=560, legend=dict(orientation="h", y=-0.12),
+                             margin=dict(l=10, r=10, t=80 if title else 50, b=10)))
 
 
 def fold_pvalues_figure(results: pd.DataFrame, test: str, scheme: str | None = None) -> go.Figure:
@@ -991,16 +1239,20 @@ def fold_pvalues_figure(results: pd.DataFrame, test: str, scheme: str | None = N
     grid = part.pivot_table(index="dataset", columns="seed", values="p", aggfunc="first")
     alpha = results.attrs.get("alpha", 0.05)
     values = grid.to_numpy(dtype=float)
+    chars, size = _phone_labels(len(grid.columns))
+    height = max(300, 36 * len(grid) + 140)
     text = [[("" if np.isnan(v) else f"{v:.3f}" + (" *" if v <= alpha else "")) for v in row] for row in values]
     fig = go.Figure(
         go.Heatmap(z=values, x=_hs(grid.columns), y=_hs(grid.index), text=text,
                    texttemplate="%{text}", colorscale="RdBu", zmid=alpha, zmin=0, zmax=min(1, 10 * alpha),
-                   colorbar=dict(title="p"), hovertemplate="%{y}, seed %{x}<br>p = %{z:.4f}<extra></extra>")
+                   colorbar=_colorbar("p"),
+                   hovertemplate="%{y}, seed %{x}<br>p = %{z:.4f}<extra></extra>")
     )
-    fig.update_layout(title=f"{_h(test)}, {_h(scheme)}: p per data set and seed (* = rejected at α = {alpha:g})",
-                      xaxis_title="seed (repetition of the whole experiment)", yaxis=dict(autorange="reversed"),
-                      height=max(300, 36 * len(grid) + 140), margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(
+        title=f"{_h(test)}, {_h(scheme)}: p per data set and seed (* = rejected at α = {alpha:g})",
+        xaxis=_label_axis(grid.columns, title="seed (repetition of the whole experiment)", max_chars=chars, size=size),
+        yaxis=_row_axis(grid.index, 36, title="data set", max_chars=chars, autorange="reversed"),
+        height=height, margin=dict(l=10, r=10, t=60, b=10)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1030,14 +1282,13 @@ def posterior_simplex(result, x_name: str = "x", y_name: str = "y", *, max_point
             marker=dict(size=4, color=_REGION_COLORS[region], opacity=0.45),
             hovertemplate=f"{_h(x_name)} %{{b:.3f}}<br>rope %{{a:.3f}}<br>{_h(y_name)} %{{c:.3f}}<extra></extra>",
         ))
-    fig.update_layout(
+    return _figure(fig, dict(
         title=f"Posterior of the {result.test} test (rope {result.rope:g}): P({_h(x_name)}) = {result.p_x:.3f}, "
               f"P(rope) = {result.p_rope:.3f}, P({_h(y_name)}) = {result.p_y:.3f}",
         ternary=dict(aaxis=dict(title="rope", min=0), baxis=dict(title=_h(x_name), min=0),
                      caxis=dict(title=_h(y_name), min=0), sum=1),
         height=520, legend=dict(orientation="h", y=-0.08), margin=dict(l=40, r=40, t=70, b=40),
-    )
-    return fig
+    ))
 
 
 def correlated_t_posterior(result, x_name: str = "x", y_name: str = "y") -> go.Figure:
@@ -1057,13 +1308,12 @@ def correlated_t_posterior(result, x_name: str = "x", y_name: str = "y") -> go.F
                   annotation_text=f"ROPE ±{result.rope:g}", annotation_position="top left")
     fig.add_trace(go.Scatter(x=xs, y=dist.pdf(xs), mode="lines", line=dict(color=_REGION_COLORS[0], width=2.5),
                              name="posterior", hovertemplate="difference %{x:.4f}<br>density %{y:.3g}<extra></extra>"))
-    fig.update_layout(
+    return _figure(fig, dict(
         title=f"Posterior of the mean difference ({_h(x_name)} − {_h(y_name)}): P({_h(x_name)}) = {result.p_x:.3g}, "
               f"P(rope) = {result.p_rope:.3g}, P({_h(y_name)}) = {result.p_y:.3g}",
-        xaxis_title=f"mean difference (positive: {_h(x_name)} better)", yaxis_title="posterior density", height=380,
-        showlegend=False, margin=dict(l=10, r=10, t=60, b=10),
-    )
-    return fig
+        xaxis=dict(title=f"mean difference (positive: {_h(x_name)} better)"), yaxis=dict(title="posterior density"),
+        height=380, showlegend=False, margin=dict(l=10, r=10, t=60, b=10),
+    ))
 
 
 def bayesian_matrix(frame: pd.DataFrame, classifiers: list[str]) -> go.Figure:
@@ -1087,14 +1337,13 @@ def bayesian_matrix(frame: pd.DataFrame, classifiers: list[str]) -> go.Figure:
     text[j, i] = fmt(p_b) + "<br>≈" + rope + " " + mark_ba
     fig = go.Figure(go.Heatmap(
         z=z, x=_hs(classifiers), y=_hs(classifiers), text=text.tolist(), texttemplate="%{text}", zmin=0, zmax=1,
-        colorscale="Blues", colorbar=dict(title="P(row better)"),
+        colorscale="Blues", colorbar=_colorbar("P(row better)"),
         hovertemplate="%{y} vs %{x}<br>P(%{y} better) = %{z:.3f}<extra></extra>",
     ))
-    fig.update_layout(title="P(row practically better than column); ≈ P(equivalent); ▲ row better, ▼ column better, "
-                            "= equivalent, ? undecided",
-                      yaxis=dict(autorange="reversed"), height=max(340, 48 * k + 160),
-                      margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(title="P(row practically better than column); ≈ P(equivalent); ▲ row better, "
+                                   "▼ column better, = equivalent, ? undecided",
+                             height=max(340, 48 * k + 160), margin=dict(l=10, r=10, t=60, b=10),
+                             **_matrix_axes(list(classifiers), 48)))
 
 
 def bayesian_fold_figure(frame: pd.DataFrame, scheme: str | None = None) -> go.Figure:
@@ -1112,12 +1361,12 @@ def bayesian_fold_figure(frame: pd.DataFrame, scheme: str | None = None) -> go.F
                                  ("p_b", f"P({_h(b)} better)", _REGION_COLORS[2])):
         fig.add_trace(go.Bar(x=x, y=part[column], name=label, marker_color=color,
                              hovertemplate="%{x}<br>" + label + " = %{y:.3f}<extra></extra>"))
-    fig.update_layout(barmode="stack", title=f"Bayesian correlated t-test per data set and seed (ROPE ±"
-                                             f"{frame.attrs.get('rope', 0):g}){' · ' + _h(scheme) if scheme else ''}",
-                      yaxis=dict(range=[0, 1], title="posterior probability"), height=460, bargap=0.05,
-                      xaxis=dict(title="data set and seed"), legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, traceorder="normal"),
-                      margin=dict(l=10, r=10, t=90, b=10))
-    return fig
+    return _figure(fig, dict(
+        barmode="stack", title=f"Bayesian correlated t-test per data set and seed (ROPE ±"
+                               f"{frame.attrs.get('rope', 0):g}){' · ' + _h(scheme) if scheme else ''}",
+        yaxis=dict(range=[0, 1], title="posterior probability"), height=460, bargap=0.05,
+        xaxis=dict(title="data set and seed"), legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, traceorder="normal"),
+        margin=dict(l=10, r=10, t=90, b=10)))
 
 
 def effect_size_forest(frame: pd.DataFrame, measure: str = "hodges_lehmann") -> go.Figure:
@@ -1130,7 +1379,8 @@ def effect_size_forest(frame: pd.DataFrame, measure: str = "hodges_lehmann") -> 
         raise InputError(f"measure must be one of {', '.join(columns)}, got {measure!r}.")
     lo, hi, label = columns[measure]
     _check_size(len(frame), MAX_FOREST_PAIRS, "forest plot", "pairs")
-    labels = [f"{_h(a)} vs {_h(b)}" for a, b in zip(frame["a"], frame["b"])]
+    labels_raw = [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"])]
+    labels = _hs(labels_raw)
     est = frame[measure].to_numpy(dtype=float)
     fig = go.Figure(go.Scatter(
         x=est, y=labels, mode="markers", marker=dict(size=9, color=GROUP_COLOR),
@@ -1140,10 +1390,11 @@ def effect_size_forest(frame: pd.DataFrame, measure: str = "hodges_lehmann") -> 
     ))
     null = 0.5 if measure == "prob_superiority" else 0.0
     fig.add_vline(x=null, line_dash="dot", line_color="gray")
-    fig.update_layout(title=f"{label} with {frame.attrs.get('level', 0.95):.0%} intervals (right of the line: a better)",
-                      yaxis=dict(autorange="reversed"), height=max(300, 26 * len(frame) + 120),
-                      margin=dict(l=10, r=10, t=60, b=10))
-    return fig
+    return _figure(fig, dict(
+        title=f"{label} with {frame.attrs.get('level', 0.95):.0%} intervals (right of the line: a better)",
+        xaxis=dict(title=f"{label} (positive: a better)" if measure != "prob_superiority" else f"{label} (above 0.5: a better)"),
+        yaxis=_row_axis(labels_raw, 26, title="pair (a vs b)", max_chars=32, autorange="reversed"),
+        height=max(300, 26 * len(frame) + 120), margin=dict(l=10, r=10, t=60, b=10)))
 
 
 def relevance_figure(demo: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
@@ -1163,5 +1414,4 @@ def relevance_figure(demo: pd.DataFrame, alpha: float = 0.05) -> go.Figure:
     fig.update_xaxes(type="log", title_text="data sets")
     fig.update_yaxes(type="log", title_text="p", row=1, col=1, exponentformat="power", dtick=1)  # 10⁻⁶, not 1μ
     fig.update_yaxes(range=[-0.02, 1.02], title_text="posterior probability", row=1, col=2)
-    fig.update_layout(height=420, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=50, b=10))
-    return fig
+    return _figure(fig, dict(height=420, legend=dict(orientation="h", y=-0.2), margin=dict(l=10, r=10, t=50, b=10)))

@@ -216,23 +216,70 @@ from ._references import bibtex, cite  # noqa: E402,F401
 
 #: Cells a spreadsheet would run as a formula (OWASP's CSV injection list).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+#: Separators a spreadsheet may split a line on (and line breaks): "x;=2+5" is two cells, "x" and "=2+5", for a
+#: spreadsheet that splits on ";" (issue 27).
+_SEPARATORS = frozenset(",;\t|\r\n")
+_FORMULA_CHARS = frozenset("=+-@")
+#: Text cells holding a separator or a quote (or with spaces at an end) are quoted, so that a reader splitting on
+#: another separator keeps them whole.
+_QUOTE_CHARS = re.compile(r"[,;\t|\r\n\"]|^\s|\s$")
 
 
 def _neutral(value):
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """A text cell that no spreadsheet runs: an apostrophe before the whole cell if it starts with a formula
+    character (=, +, -, @) or a tab or line break, and before a formula character that follows a separator
+    (comma, semicolon, tab, pipe, line break) or leading spaces (some spreadsheets trim them). One pass over the
+    text (no pattern that could backtrack). Other values are returned as they are."""
+    if not isinstance(value, str):
+        return value
+    out = ["'"] if value.startswith(_FORMULA_START) else []
+    armed = not out  # at the start of a cell, or after a separator and spaces: a formula character here runs
+    for ch in value:
+        if ch in _FORMULA_CHARS:
+            if armed:
+                out.append("'")
+            armed = False
+        elif ch in _SEPARATORS:
+            armed = True
+        elif ch != " ":
+            armed = False
+        out.append(ch)
+    return "".join(out)
+
+
+def _csv_text(value: str) -> str:
+    text = _neutral(value)
+    if _QUOTE_CHARS.search(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _is_number(value) -> bool:
+    return value is None or isinstance(value, (bool, int, float, np.number, np.bool_)) or value is pd.NaT
 
 
 def to_csv(frame: pd.DataFrame, *, index: bool = False) -> str:
-    """CSV text of a table for download: text cells that a spreadsheet would execute (starting with =, +,
-    -, @, tab or a line break) get a leading apostrophe; numbers stay numbers."""
-    out = frame.reset_index() if index else frame.copy()
-    out.columns = [_neutral(str(c)) for c in out.columns]
-    for col in out.columns:
-        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].map(_neutral)
-    return out.to_csv(index=False)
+    """CSV text of a table for download (comma-separated, one header row). Numbers stay numbers (as pandas
+    writes them). Every text cell (headings too) is neutralised: an apostrophe goes before a formula
+    character (=, +, -, @) at its start, after leading spaces, or after a separator a spreadsheet may split
+    on (comma, semicolon, tab, pipe, line break); and a text cell holding a separator, a quote or spaces at
+    an end is quoted, so that a spreadsheet reading the file with ";", tab or "|" as separator keeps it whole,
+    and one that does not honour quotes still finds no cell that starts a formula (issue 27)."""
+    import csv
+    import io
+
+    out = frame.reset_index() if index else frame
+    # pandas writes the numbers (its formats: 0.5, 1e-09, empty for NaN); the text cells are written here.
+    written = list(csv.reader(io.StringIO(out.to_csv(index=False, header=False, lineterminator="\n"))))
+    if len(written) != len(out):  # never expected: every record is one row of the frame
+        raise ValueError("the table could not be written as CSV")
+    lines = [",".join(_csv_text(str(c)) for c in out.columns)]
+    for row, cells in zip(out.itertuples(index=False, name=None), written):
+        lines.append(",".join(
+            (cell if '"' not in cell and "," not in cell and "\n" not in cell and "\r" not in cell
+             else '"' + cell.replace('"', '""') + '"') if _is_number(value) else _csv_text(cell)
+            for value, cell in zip(row, cells)))
+    return "\n".join(lines) + "\n"
 
 
 def p_text(p: float) -> str:

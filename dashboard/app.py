@@ -54,6 +54,8 @@ with st.sidebar:
 
 for problem in st.session_state.pop("query_problems", []):
     st.warning(ui.esc(problem))
+if (notice := links.pending_notice()) is not None:  # a fingerprint link awaiting its table, on every page (issue 28)
+    st.warning(ui.esc(notice))
 try:
     ui.guarded(page.run)
 finally:  # also when the page stopped early (st.stop): the URL always holds the view

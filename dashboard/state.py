@@ -10,6 +10,7 @@ cleared when it is replaced, so no message about an old table can linger.
 from __future__ import annotations
 
 import hashlib
+import math
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ SAMPLE_DIR = ROOT / "sample_data"
 #: What the app accepts (stated on the Load data page and in the README).
 MAX_CELLS = cl.limits.APP_MAX_CELLS
 MAX_CLASSIFIERS = cl.limits.APP_MAX_CLASSIFIERS
+MAX_SHEET_CELLS = cl.limits.APP_MAX_SHEET_CELLS
 #: Above this many data sets the leave-out control is a text box, not a list (a browser list of
 #: 100,000 options freezes the tab).
 MAX_LISTED_DATASETS = cl.limits.APP_MAX_LISTED_DATASETS
@@ -106,12 +108,24 @@ class Origin:
 # loading (cached: a file or sample is parsed once; bounded in entries and time)
 
 
+def isolated(func: Callable, *args: Any, display: str, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` of compare_lib run on untrusted bytes in a child process with the app's limits
+    (memory, time): a crafted file cannot crash the server, and while it is read every other session keeps
+    answering (this thread waits on a pipe without holding the interpreter lock)."""
+    return cl.io.run_isolated(func, *args, display=display, memory_mb=cl.limits.APP_READ_MEMORY_MB,
+                              seconds=cl.limits.APP_READ_SECONDS, cpu_seconds=cl.limits.APP_READ_CPU_SECONDS, **kwargs)
+
+
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def load_bytes(data: bytes, name: str, higher_is_better: bool, layout: str, missing: str) -> cl.ScoreTable:
+def load_bytes(data: bytes, name: str, higher_is_better: bool, layout: str, missing: str,
+               format: str = "auto") -> cl.ScoreTable:
+    """A score table from bytes a visitor gave (a fold-level upload, a link's table: ``format="csv"``), read in
+    a child process."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
-        return cl.load_scores(data, name=name, higher_is_better=higher_is_better, layout=layout, missing=missing,
-                              max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS)
+        return isolated(cl.load_scores, data, display=name, name=name, higher_is_better=higher_is_better,
+                        layout=layout, missing=missing, format=format, max_cells=MAX_CELLS,
+                        max_classifiers=MAX_CLASSIFIERS, max_sheet_cells=MAX_SHEET_CELLS)
 
 
 #: The words a page uses for the missing-data policies.
@@ -128,8 +142,14 @@ def read_results(data: bytes, name: str, layout: str, sheet: str | None, format:
     """What a file holds (shared by the sessions that upload the same bytes; read-only, never changed)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
-        return cl.read_results(data, name=name, layout=layout, sheet=sheet, format=format, max_cells=MAX_CELLS,
-                               max_classifiers=MAX_CLASSIFIERS)
+        return isolated(cl.read_results, data, display=name, name=name, layout=layout, sheet=sheet, format=format,
+                        max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS, max_sheet_cells=MAX_SHEET_CELLS)
+
+
+@st.cache_resource(show_spinner="Reading the workbook…", max_entries=8, ttl=3600)
+def sheet_names(data: bytes, kind: str, name: str) -> list[str]:
+    """The sheets of an uploaded workbook, listed in a child process (the reader is native code)."""
+    return isolated(cl.io.sheet_names, data, kind, name, display=name, max_sheet_cells=MAX_SHEET_CELLS)
 
 
 @st.cache_resource(show_spinner="Building the table…", max_entries=16, ttl=3600)
@@ -192,6 +212,19 @@ def remembered(key: str, default: Any, valid: Callable[[Any], bool] = lambda val
         return value if valid(value) else default
     except (TypeError, ValueError):
         return default
+
+
+def whole(value: Any, lo: int, hi: int) -> bool:
+    """Whether ``value`` is a whole number (an int, not a bool or a float) from ``lo`` to ``hi``: what a
+    ``st.number_input`` of integers from ``lo`` to ``hi`` accepts as its value (a float there, or a value out of
+    its range, raises). For :func:`remembered`'s ``valid``."""
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
+def number(value: Any, lo: float, hi: float) -> bool:
+    """Whether ``value`` is a finite real number (not a bool) from ``lo`` to ``hi``, for :func:`remembered`."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            and lo <= value <= hi)
 
 
 def use_example(label: str) -> str:

@@ -1,4 +1,8 @@
-"""Widgets and layout helpers shared by the pages: wide charts, fold-level data pickers, classifier pairs."""
+"""Widgets and layout helpers shared by the pages: wide charts, fold-level data pickers, classifier pairs.
+
+Issue 28: a fold-level source a link asks for but this session cannot show (an experiment not run here, fold-level
+rows that did not travel, a file) is said to be missing, never replaced by the sample; and :func:`run_flag` tells
+the receiver of a link whose view showed a run's results to press Run (the form is filled in from the link)."""
 
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ import state
 from ui_cache import fold_sample
 from ui_text import esc
 
-__all__ = ["wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input"]
+__all__ = ["wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input",
+           "run_flag"]
 
 
 def wide_chart(fig, key: str, *, narrow=None, **kwargs) -> None:
@@ -123,36 +128,72 @@ def warm_up() -> None:
     import importlib
     import threading
 
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True
+
     def load() -> None:
         for name in ("compare_lib._omnibus", "compare_lib._posthoc", "compare_lib._pool", "compare_lib._replicability",
                      "compare_lib._resampling", "compare_lib.plots", "plotly.subplots"):
             importlib.import_module(name)
+        cl.io._isolate.warm_up()  # the process that forks the readers of uploaded files
 
     threading.Thread(target=load, name="warm-up", daemon=True).start()
 
 
+_warmed = False
+
+
+#: The fold-level sources a page offers (links.FOLD_SOURCES lists them for links).
+FOLD_OWN = "The fold-level rows of the loaded table"
+FOLD_SAMPLE = "Sample (3 classifiers, 6 data sets, 10 seeds)"
+FOLD_UPLOAD = "Upload a fold-level file"
+FOLD_EXPERIMENT = "The experiment run on the Replicability page"
+
+
 def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
     """Let the user pick fold-level data: the sample, an upload, the experiment of the Replicability page
-    or the fold-level rows of the loaded table. Returns the long table, or None (with a message shown)."""
-    options = ["Sample (3 classifiers, 6 data sets, 10 seeds)", "Upload a fold-level file"]
-    if "experiment_folds" in st.session_state:
-        options.append("The experiment run on the Replicability page")
-    if table.folds is not None:
-        # The user's own fold rows come first (only the classifiers and data sets kept on Load data).
-        options.insert(0, "The fold-level rows of the loaded table")
+    or the fold-level rows of the loaded table. Returns the long table, or None (with a message shown).
+
+    A source chosen by a link that this session cannot show (an experiment not run here, fold-level rows that did
+    not travel, a file) is offered and said to be missing, never replaced by the sample (issue 28)."""
+    ss = st.session_state
     remember = key.removeprefix("w_") + "_source"  # kept in the session and in links (links.CHOICES)
-    kept = st.session_state.get(remember)
+    kept = ss.get(remember)
+    options = [FOLD_SAMPLE, FOLD_UPLOAD]
+    if "experiment_folds" in ss or kept == FOLD_EXPERIMENT:
+        options.append(FOLD_EXPERIMENT)
+    if table.folds is not None or kept == FOLD_OWN:
+        # The user's own fold rows come first (only the classifiers and data sets kept on Load data).
+        options.insert(0, FOLD_OWN)
     source = st.radio("Fold-level data", options, horizontal=True, key=f"{key}_source",
                       index=options.index(kept) if kept in options else 0)
-    st.session_state[remember] = source
-    if source.startswith("Sample"):
+    ss[remember] = source
+    if source == FOLD_SAMPLE:
         return fold_sample(str(state.SAMPLE_DIR / "fold_level_example.csv"))
-    if source == "The experiment run on the Replicability page":
-        return st.session_state["experiment_folds"]
-    if source == "The fold-level rows of the loaded table":
-        return table.folds
+    if source == FOLD_EXPERIMENT:
+        if "experiment_folds" in ss:
+            return ss["experiment_folds"]
+        st.warning(esc("This view came from a run: the fold-level results of the experiment on the Replicability page "
+                       "(tab 'Run an experiment'), whose settings are filled in from the link. Press Run there and come "
+                       "back: nothing is shown here until then (not the sample)."))
+        return None
+    if source == FOLD_OWN:
+        if table.folds is not None:
+            return table.folds
+        where = state.origin()
+        why = ("the link carried its scores without them (they were too large to travel)" if where.kind == "link"
+               else "it has one score per data set and classifier")
+        st.warning(esc(f"This view shows the fold-level rows of the loaded table, but the loaded table "
+                       f"({where.describe()}) has none: {why}. Load the file with its fold-level rows on the Load data "
+                       "page, or choose another source above; nothing is shown here until then (not the sample)."))
+        return None
     up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key=f"{key}_upload")
     if up is None:
+        if remember in ss.get("link_keys", ()):
+            st.info("The link's view was made with an uploaded fold-level file; files do not travel in links: upload "
+                    "the same file to see it.")
         return None
     data = up.getvalue()
     try:
@@ -216,3 +257,19 @@ def ratio_input(column, key: str) -> float | None:
         return None
     st.session_state[remember] = ratio
     return ratio
+
+
+def run_flag(flag: str, have: bool, what: str, button: str) -> None:
+    """Keep under ``flag`` (links.CHOICES: it travels in links) whether this view shows the results of a run
+    (``have``). When a link says its view did but this session has not made the run, say so: the run's settings are
+    filled in from the link, and its results come only when the user presses ``button`` (issue 28: a run is never
+    made without the user, and nothing else is shown in its place)."""
+    ss = st.session_state
+    from_link = flag in ss.get("link_keys", ()) and bool(ss.get(flag))
+    if have and from_link:
+        ss["link_keys"].discard(flag)  # the user made the run: the flag is theirs again
+        from_link = False
+    ss[flag] = bool(have or from_link)
+    if from_link:
+        st.info(esc(f"This view came from a run: {what}. Its settings are filled in from the link; press "
+                    f"'{button}' to see its results (they are not computed without you)."))

@@ -1,12 +1,20 @@
 """Links carry the whole view (issue 23): every keyed widget of every page and view is declared once in
 links.CHOICES (or, with a reason, in links.NOT_IN_LINKS), and a link made after changing the choices, opened in a
-fresh session, shows the same numbers."""
+fresh session, shows the same numbers.
+
+Issue 28: the inputs of forms (runs and demos) are widgets like the others (keyed and declared); a page that reads
+a choice kept by another page, or the result of another page's run, declares it in links.CROSS_PAGE; and for every
+page, every choice it displays (its own, those made on other pages, the forms' inputs and the flags saying a view
+showed a run's results) round-trips through a link: opened with it, the page writes it back into the address, and
+that address opened in a fresh session shows the same choices and numbers.
+"""
 
 from __future__ import annotations
 
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,22 +41,22 @@ def _normal(key: str) -> str:
 
 
 def _inputs(at) -> tuple[set[str], list[str]]:
-    """(keys of the input widgets, labels of input widgets without a key outside a form)."""
+    """(keys of the input widgets, labels of input widgets without a key). Inputs inside forms count too (issue 28:
+    the settings of runs and demos travel in links)."""
     keyed, unkeyed = set(), []
 
-    def walk(node, in_form: bool) -> None:
+    def walk(node) -> None:
         kind, key = getattr(node, "type", None), getattr(node, "key", None)
-        in_form = in_form or kind == "form"
         if kind in INPUTS:
             if key:
                 keyed.add(key)
-            elif not in_form:
+            else:
                 unkeyed.append(f"{kind} {getattr(node, 'label', '')!r}")
         children = getattr(node, "children", None)
         for child in (children.values() if isinstance(children, dict) else children or []):
-            walk(child, in_form)
+            walk(child)
 
-    walk(at._tree, False)
+    walk(at._tree)
     return keyed, unkeyed
 
 
@@ -77,7 +85,7 @@ def test_every_widget_is_declared_for_links(page):
         keyed, unkeyed = _inputs(at)
         missing = sorted(k for k in keyed if _normal(k) not in declared)
         assert not missing, f"{page}: widgets neither in links.CHOICES nor in links.NOT_IN_LINKS: {missing}"
-        assert not unkeyed, f"{page}: input widgets without a key (outside a form): {unkeyed}"
+        assert not unkeyed, f"{page}: input widgets without a key: {unkeyed}"
 
 
 def test_choices_are_declared_once():
@@ -193,3 +201,136 @@ def test_omnibus_and_load_data_links_round_trip():
     at.run()
     params = _fresh_equals(at, "load_data")
     assert params.get("lview") == "Ranks" and params.get("alpha") == "0.1"
+
+
+# -- issue 28: cross-page dependencies and forms ------------------------------------------------------------------
+
+PAGES_DIR = Path(__file__).resolve().parents[1] / "dashboard" / "app_pages"
+#: Results of a run kept in the session -> the page whose form makes the run, and the run's parameters.
+RUN_RESULTS = {"experiment_folds": ("replicability", links.EXPERIMENT_PARAMS)}
+#: Helpers that read a run's result on behalf of the page that calls them.
+READS_RESULT = {"fold_level_source": "experiment_folds"}
+
+
+def _cross_page_reads() -> set[tuple[str, str]]:
+    """(page, param) for every choice of another page that a page's code reads by its session key, and every
+    parameter of another page's run whose result the page shows."""
+    found = set()
+    for path in PAGES_DIR.glob("*.py"):
+        page, text = path.stem, path.read_text(encoding="utf-8")
+        for choice in links.CHOICES:
+            if choice.page != page and re.search(rf"[\"']{re.escape(choice.key)}[\"']", text):
+                found.add((page, choice.param))
+        results = {name for name in RUN_RESULTS if re.search(rf"[\"']{name}[\"']", text)}
+        results |= {result for helper, result in READS_RESULT.items() if re.search(rf"\b{helper}\(", text)}
+        for result in results:
+            owner, params = RUN_RESULTS[result]
+            if owner != page:
+                found |= {(page, param) for param in params}
+    return found
+
+
+def test_every_cross_page_dependency_is_declared():
+    """A page that shows or uses another page's choice (the post-hoc procedure beside the Bayesian matrix and in the
+    family-wise demo) or another page's run (the experiment behind a fold-level view) carries it in its links."""
+    declared = {(page, param) for page, pairs in links.CROSS_PAGE.items() for param, _ in pairs}
+    found = _cross_page_reads()
+    assert {("bayesian", "correction"), ("pool", "correction"), ("bayesian", "eclf")} <= found  # the scan sees them
+    assert found <= declared, f"read on a page but not carried by its links: {sorted(found - declared)}"
+    params = {c.param for c in links.CHOICES}
+    assert {param for _, param in declared} <= params
+
+
+SAMPLE_FOLDS = "Sample (3 classifiers, 6 data sets, 10 seeds)"
+EXPERIMENT_SOURCE = "The experiment run on the Replicability page"
+#: For each page, views opened by a link that sets every choice the view displays to a value other than the
+#: default (as the address writes it), including the choices of other pages it shows and its forms' inputs.
+SCENARIOS: dict[str, list[dict[str, Any]]] = {
+    "load_data": [{"sample": "demsar2006", "lview": "Ranks"}],
+    "omnibus": [{"sample": "garcia2008", "tie": "1", "ochart": "Ranks per data set"}],
+    "posthoc": [
+        {"sample": "garcia2008", "family": "control", "control": "NaiveBayes", "test": "sign", "correction": "hochberg",
+         "view": "Adjusted p-values", "effect": "cohens_dz"},
+        {"sample": "garcia2008", "view": "How sure is the ranking?", "pboot": "1", "correction": "shaffer"},
+    ],
+    "pool": [{"sample": "garcia2008", "pproc": "holm", "pfriedman": "1", "pstat": "quade",
+              "member": ["C4.5", "1-NN", "NaiveBayes"], "pa": "1-NN", "pb": "Kernel", "ptab": "Teaching demos",
+              "correction": "hochberg", "fwk": "5", "fwn": "15", "fwreps": "200", "fwtest": "sign", "fwbetter": "1",
+              "fwshift": "0.5", "fwran": "1", "d2b": "2.5", "d2n": "30", "d2reps": "300", "d2others": "4, 9",
+              "d2seed": "5", "d2ran": "1"}],
+    "replicability": [{"sample": "garcia2008", "ra": "1-NN", "rb": "CN2", "rnsets": "8", "rsamples": "200",
+                       "rkmax": "4", "rkstep": "1", "rtest": ["Wilcoxon", "sign test"], "rseed": "3",
+                       "rtab": "Tests on fold-level results", "rran": "1", "qa": "Kernel", "qb": "C4.5", "qdiff": "0.02",
+                       "qtest": "sign", "qnmax": "20", "qreps": "200", "qseed": "2", "qran": "1",
+                       "fsrc": SAMPLE_FOLDS, "fa": "k-NN", "fb": "naive Bayes", "fscheme": "5x2cv",
+                       "ftest": "corrected repeated cv", "fratio": "0.25", "eclf": ["k-NN", "random forest"],
+                       "eextra": 'sklearn.svm.SVC {"C": 10}', "eds": ["digits"], "escheme": ["10-fold cv"],
+                       "eseeds": "3", "eran": "1"}],
+    "bayesian": [
+        {"sample": "benavoli2017", "btest": "sign", "rope": "0.02", "bprior": "1.5", "bdec": "0.9", "bsamples": "10000",
+         "bseed": "3", "ba": "aode", "bb": "j48"},
+        {"sample": "benavoli2017", "bview": "All pairs", "bsamples": "10000", "correction": "bonferroni"},
+        {"sample": "benavoli2017", "bview": "Effect sizes", "bmeasure": "cohens_dz", "bfocus": "hnb"},
+        {"sample": "benavoli2017", "bview": "Fold-level results", "bfsrc": SAMPLE_FOLDS, "bfa": "k-NN",
+         "bfb": "naive Bayes", "bfratio": "0.2", "bfhigher": "0", "bfrope": "0.02", "bfscheme": "5x2cv",
+         "bfds": "iris", "bfseed": "4"},
+        {"sample": "benavoli2017", "bview": "Fold-level results", "bfsrc": EXPERIMENT_SOURCE,
+         "eclf": ["naive Bayes", "decision tree"], "eextra": "sklearn.linear_model.Perceptron", "eseeds": "2",
+         "eds": ["iris"], "escheme": ["5x2cv", "10-fold cv"], "eran": "1"},
+        {"sample": "benavoli2017", "bview": "Significance is not relevance", "bddelta": "0.002", "bdnoise": "0.02",
+         "bdrope": "0.005", "bdran": "1"},
+    ],
+}
+
+
+def _first_run(page: str, query: dict):
+    from streamlit.testing.v1 import AppTest
+
+    from .apptest_helpers import APP
+
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _listed(value) -> list:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _address(at) -> dict:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+def test_the_scenarios_cover_every_choice_a_page_displays():
+    """Every choice of a page, and every choice of another page that the page shows (CROSS_PAGE), is set by one of
+    the page's scenarios: a new choice or dependency without a round trip fails here."""
+    for page in SCENARIOS:
+        covered = set().union(*(set(s) for s in SCENARIOS[page]))
+        own = {c.param for c in links.CHOICES if c.page == page}
+        shown = {param for param, _ in links.CROSS_PAGE.get(page, ())}
+        assert own | shown <= covered, (page, sorted((own | shown) - covered))
+
+
+@pytest.mark.parametrize("page, index", [(page, i) for page, scenarios in SCENARIOS.items()
+                                          for i in range(len(scenarios))])
+def test_every_choice_a_page_displays_round_trips_through_a_link(page, index):
+    query = SCENARIOS[page][index]
+    at = _first_run(page, query)
+    problems = [w for w in texts(at.warning) if "The link's" in w]
+    assert not problems, problems  # every value of the scenario is one the page offers
+    address = _address(at)
+    for param, value in query.items():
+        written = address.get(param)
+        assert _listed(written) == _listed(value), (page, param, written, value)
+    fresh = _first_run(page, address)
+    assert _address(fresh) == address
+    before, after = _shown(at), _shown(fresh)
+    for part in before:
+        assert after[part] == before[part], (page, part)
+    for choice in links.CHOICES:  # the same choices in the receiver's session
+        if choice.param in query and choice.read is None:
+            assert fresh.session_state[choice.key] == at.session_state[choice.key], choice.param

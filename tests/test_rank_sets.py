@@ -10,8 +10,10 @@ What is asserted:
   and 0.10, the best and worst sets and the sentence;
 * a simulation with a known order: the simultaneous sets cover every true rank in at least 1 - alpha of
   the tables (within Monte Carlo error), and are single ranks when the classifiers are far apart;
-* the bootstrap equals a direct computation (ranking every resampled table with scipy), is seeded, and
-  is labelled marginal; bad input is refused with InputError.
+* the bootstrap interval (issue 28: expanded BCa floored by a score interval) equals a direct computation
+  (ranking every resampled table with scipy, the BCa from its formulas, the score interval by scanning), is
+  seeded, and is labelled marginal; a fixed order gets Wilson's interval, not a point; bad input is refused
+  with InputError. (Its coverage is measured in test_rank_sets_coverage.py.)
 """
 
 from __future__ import annotations
@@ -146,30 +148,67 @@ def test_two_classifiers_sentence():
     assert winners_sentence(table) == "C1 and C2 could each be the best; the data cannot tell them apart at 95% confidence."
 
 
+def _score_interval_by_grid(ranks: np.ndarray, alpha: float, step: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
+    """The floored score interval of rank_sets's bootstrap found by scanning theta over [1, k]: the expected ranks
+    theta with |mean - theta| <= t sqrt(max(s^2, v(theta)) / N), v(theta) = (theta - floor)(ceil - theta)."""
+    n, k = ranks.shape
+    t = stats.t.ppf(1 - alpha / 2, n - 1)
+    theta = np.arange(1, k + step / 2, step)
+    v = (theta - np.floor(theta)) * (np.ceil(theta) - theta)
+    low, high = [], []
+    for r in ranks.T:
+        ok = (r.mean() - theta) ** 2 <= t * t * np.maximum(r.var(ddof=1), v) / n
+        low.append(theta[ok].min())
+        high.append(theta[ok].max())
+    return np.array(low), np.array(high)
+
+
 def test_bootstrap_equals_a_direct_computation(demsar):
+    """Issue 28: the interval is the hull of the expanded BCa interval and the floored score interval; here both
+    are computed from their definitions (scipy ranks every resampled table afresh, BCa from Efron's formulas with
+    Hesterberg's expanded quantile, the score interval by scanning theta) and must give rank_sets's numbers."""
     alpha, n_boot, seed = 0.1, 500, 11
     boot = rank_sets(demsar, method="bootstrap", alpha=alpha, n_boot=n_boot, seed=seed)
+    n = demsar.n_datasets
     # The same resamples, each resampled table ranked afresh by scipy.
-    idx = np.random.default_rng(seed).integers(0, demsar.n_datasets, size=(n_boot, demsar.n_datasets))
+    idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
     scores = demsar.scores.to_numpy()
+    ranks = stats.rankdata(-scores, axis=1)
     means = np.array([stats.rankdata(-scores[rows], axis=1).mean(axis=0) for rows in idx])
-    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2], axis=0)
-    np.testing.assert_allclose(boot["rank_low"], low, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(boot["rank_high"], high, rtol=0, atol=1e-12)
+    mean = ranks.mean(axis=0)
+    z = math.sqrt(n / (n - 1)) * stats.t.ppf(1 - alpha / 2, n - 1)  # Hesterberg's expanded quantile
+    z0 = stats.norm.ppf((means < mean - 1e-9).mean(axis=0) + 0.5 * (np.abs(means - mean) <= 1e-9).mean(axis=0))
+    jack = np.array([np.delete(ranks, i, axis=0).mean(axis=0) for i in range(n)])  # leave-one-out means
+    d = jack.mean(axis=0) - jack
+    accel = (d**3).sum(axis=0) / (6 * ((d**2).sum(axis=0)) ** 1.5)
+    bca = [[np.quantile(means[:, j], stats.norm.cdf(z0[j] + (z0[j] + s * z) / (1 - accel[j] * (z0[j] + s * z))))
+            for j in range(demsar.n_classifiers)] for s in (-1, 1)]
+    s_low, s_high = _score_interval_by_grid(ranks, alpha)
+    np.testing.assert_allclose(boot["rank_low"], np.minimum(bca[0], s_low), rtol=0, atol=2e-6)
+    np.testing.assert_allclose(boot["rank_high"], np.maximum(bca[1], s_high), rtol=0, atol=2e-6)
+    assert (boot["rank_low"].to_numpy() < np.quantile(means, alpha / 2, axis=0)).all()  # wider than the percentiles
+    assert (boot["rank_high"].to_numpy() > np.quantile(means, 1 - alpha / 2, axis=0)).all()
     np.testing.assert_array_equal(boot["mean_rank"], demsar.mean_ranks)
     assert list(boot.columns) == ["mean_rank", "rank_low", "rank_high"]
     assert boot.attrs["method"] == "bootstrap" and boot.attrs["marginal"] is True
     assert boot.attrs["test"] is None and boot.attrs["n_boot"] == n_boot and boot.attrs["seed"] == seed
+    assert boot.attrs["guaranteed"] is None and boot.attrs["guarantee"].startswith("Marginal")
     # Seeded: the same seed gives the same intervals, another seed others.
     pd.testing.assert_frame_equal(boot, rank_sets(demsar, method="bootstrap", alpha=alpha, n_boot=n_boot, seed=seed))
     assert not rank_sets(demsar, method="bootstrap", alpha=alpha, n_boot=n_boot, seed=12).equals(boot)
 
 
-def test_bootstrap_of_a_fixed_order_is_a_point():
+def test_bootstrap_of_a_fixed_order_is_wilsons_interval():
+    """Issue 28: a classifier ranked the same on all 10 data sets gets Wilson's score interval for 0 of 10 around
+    its rank (Student's t in place of z), not a point: the percentile interval's [3, 3] said that it could never
+    be ranked otherwise. With g = t^2 / N the interval reaches g / (1 + g) = 0.3385 beyond the rank."""
     table = cl.as_table(np.arange(30, dtype=float).reshape(10, 3) * [1, 2, 3], higher_is_better=True)
     boot = rank_sets(table, method="bootstrap", n_boot=200)
-    np.testing.assert_array_equal(boot["rank_low"], [3.0, 2.0, 1.0])
-    np.testing.assert_array_equal(boot["rank_high"], [3.0, 2.0, 1.0])
+    g = stats.t.ppf(0.975, 9) ** 2 / 10
+    reach = g / (1 + g)
+    assert round(reach, 4) == 0.3385
+    np.testing.assert_allclose(boot["rank_low"], [3 - reach, 2 - reach, 1.0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(boot["rank_high"], [3.0, 2 + reach, 1 + reach], rtol=0, atol=1e-12)
 
 
 def test_table_with_holes():

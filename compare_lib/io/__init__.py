@@ -15,8 +15,7 @@ in :data:`_READERS`.
 from __future__ import annotations
 
 import importlib
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -24,12 +23,15 @@ from .._table import ScoreTable
 from .._validation import check_choice
 from ..errors import InputError
 from ._csv import check_sep
+from ._detect import sniff_format as _detect_format
+from ._isolate import run_isolated
 from ._layout import LAYOUTS, build_results, guess_layout, numeric_columns
 from ._raw import RawTable
 from ._results import AGGREGATES, Results
 from ._source import check_size, decode_text, read_source
 
-__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "sheet_names", "sniff_format"]
+__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "run_isolated",
+           "sheet_names", "sniff_format"]
 
 
 @dataclass(frozen=True)
@@ -51,9 +53,9 @@ _READERS: dict[str, _Reader] = {
     "latex": _Reader("._latex", "read_latex"),
     "markdown": _Reader("._markdown", "read_markdown"),
     "text": _Reader("._whitespace", "read_whitespace"),
-    "xlsx": _Reader("._excel", "read_spreadsheet", binary=True, kind="xlsx", options=("sheet",)),
-    "xls": _Reader("._excel", "read_spreadsheet", binary=True, kind="xls", options=("sheet",)),
-    "ods": _Reader("._excel", "read_spreadsheet", binary=True, kind="ods", options=("sheet",)),
+    "xlsx": _Reader("._excel", "read_spreadsheet", binary=True, kind="xlsx", options=("sheet", "max_sheet_cells")),
+    "xls": _Reader("._excel", "read_spreadsheet", binary=True, kind="xls", options=("sheet", "max_sheet_cells")),
+    "ods": _Reader("._excel", "read_spreadsheet", binary=True, kind="ods", options=("sheet", "max_sheet_cells")),
 }
 
 #: Formats read_results accepts ("auto": recognised from the content and the file's name).
@@ -64,38 +66,13 @@ _FORMAT_NAMES = {"csv": "CSV", "latex": "LaTeX", "markdown": "Markdown", "text":
 _DELIMITED_SUFFIXES = (".csv", ".tsv", ".tab", ".psv")
 
 
-def _fallback_sniff(data: bytes, display: str) -> str:
-    """The format from magic bytes, the file's suffix and a look at the text (when the format-detection
-    module is not installed)."""
-    suffix = PurePath(display).suffix.lower()
-    if data[:4] == b"PK\x03\x04":
-        return "ods" if b"opendocument.spreadsheet" in data[:400] else "xlsx"
-    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        return "xls"
-    if suffix in (".tex", ".latex"):
-        return "latex"
-    if suffix in (".md", ".markdown"):
-        return "markdown"
-    head = data[:65536].decode("utf-8", errors="ignore")
-    if "\\begin{tabular" in head or re.search(r"&.*\\\\\s*$", head, re.MULTILINE):
-        return "latex"
-    if re.search(r"^\s*\|?\s*:?-{3,}:?\s*\|", head, re.MULTILINE):
-        return "markdown"
-    return "csv"
-
 
 def _sniff(raw: bytes | str, display: str, format: str, sep: str | None) -> str:
     if format != "auto":
         return format
     if sep is not None:
         return "csv"
-    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    try:
-        from ._detect import sniff_format
-    except ImportError:
-        found = _fallback_sniff(data, display)
-    else:
-        found = sniff_format(data, display)
+    found = _detect_format(raw, display)  # it reads a bounded prefix
     if found not in _READERS:
         found = "csv"
     if PurePath(display).suffix.lower() in _DELIMITED_SUFFIXES and not _READERS[found].binary:
@@ -131,6 +108,7 @@ def read_results(
     fold_cols: Any = None,
     max_cells: int | None = None,
     max_classifiers: int | None = None,
+    max_sheet_cells: int | None = None,
     _metric_hint: str | None = None,
 ) -> Results:
     """Read a results file as it is; choose the metric later with :meth:`Results.table`.
@@ -162,6 +140,9 @@ def read_results(
         The fold/repetition/seed columns (default: recognised by name: fold, split, cv_fold, seed, run, ...).
     max_cells, max_classifiers : int, optional
         Refuse, before the heavy work, a table with more scores (data sets x classifiers) or classifiers.
+    max_sheet_cells : int, optional
+        Refuse, before it is read, a sheet whose used range (rows x columns, from the cell references in the
+        file) is larger (default: ``compare_lib.limits.MAX_SHEET_CELLS``).
 
     Every problem raises :class:`~compare_lib.errors.InputError` naming the file, line, column and value.
     """
@@ -182,6 +163,13 @@ def read_results(
         """Before the cells are split: size limits of a wide table, and which columns the C parser may read
         as numbers directly (a wide table's classifier columns; a long table's columns but the names)."""
         if guess_layout(header, layout=layout, **hints) != "wide":
+            if max_classifiers is not None and len(header) > max_classifiers:
+                # a long table's columns are data set, classifier, folds and metrics: hundreds mean a wrong layout
+                raise InputError(
+                    f"File '{display}' has {len(header):,} columns and was read as a long table (one row per data "
+                    f"set and classifier); this app reads long tables of up to {max_classifiers:,} columns. If each "
+                    "column is a classifier, choose the wide layout."
+                )
             return None if decimal == "," else frozenset(numeric_columns(header, **hints))
         check_size(display, n_rows, len(header) - 1, *limits)
         size_checked.append(True)
@@ -192,7 +180,7 @@ def read_results(
             f"File '{display}' is a {_FORMAT_NAMES.get(fmt, fmt)} file, not a spreadsheet: sheet={sheet!r} does not "
             "apply. Leave sheet out, or give the workbook itself."
         )
-    available = {"sep": sep, "plan": plan, "sheet": sheet}
+    available = {"sep": sep, "plan": plan, "sheet": sheet, "max_sheet_cells": max_sheet_cells}
     options = {k: available[k] for k in spec.options}
     read = _reader(fmt, display)
     try:
@@ -202,10 +190,12 @@ def read_results(
                                  "its path, not text.")
             raw = read(content, display, kind=spec.kind, **options)
         else:
-            text = decode_text(content, display)
+            text, decoding = decode_text(content, display)
             del content
             raw = read(text, display, **options)
             del text
+            if decoding:
+                raw = replace(raw, notes=(*decoding, *raw.notes))
         return build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col,
                              classifier_col=classifier_col, metric_col=metric_col, value_col=value_col,
                              fold_cols=fold_cols, limits=limits, size_checked=bool(size_checked),
@@ -239,6 +229,7 @@ def load_scores(
     metric_col: str | None = None,
     value_col: str | None = None,
     fold_cols: Any = None,
+    max_sheet_cells: int | None = None,
 ) -> ScoreTable:
     """Load a score table: ``read_results(source, ...).table(metric, ...)`` in one call.
 
@@ -256,17 +247,17 @@ def load_scores(
     results = read_results(
         source, format=format, name=name, sheet=sheet, sep=sep, decimal=decimal, layout=layout, dataset_col=dataset_col,
         classifier_col=classifier_col, metric_col=metric_col, value_col=value_col, fold_cols=fold_cols,
-        max_cells=max_cells, max_classifiers=max_classifiers, _metric_hint=metric,
+        max_cells=max_cells, max_classifiers=max_classifiers, max_sheet_cells=max_sheet_cells, _metric_hint=metric,
     )
     return results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
 
 
-def sheet_names(data: bytes, kind: str, display: str = "the workbook") -> list[str]:
+def sheet_names(data: bytes, kind: str, display: str = "the workbook", *, max_sheet_cells: int | None = None) -> list[str]:
     """The sheets of a workbook (``kind``: "xlsx", "xls" or "ods"), for a sheet picker; a file that is not a
     readable workbook raises :class:`~compare_lib.errors.InputError`."""
     from ._excel import sheet_names as names
 
-    return names(data, kind, display)
+    return names(data, kind, display, max_sheet_cells=max_sheet_cells)
 
 
 def sniff_format(data: bytes | str, name: str | None = None) -> str:

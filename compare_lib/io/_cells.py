@@ -12,6 +12,11 @@ meaning: a number in brackets after the mean is dropped whether it is a standard
 count. Missing-value tokens ("", "-", "n/a", "—") are never touched. Everything is done with pandas
 ``.str`` methods on the cells that are not already plain numbers, so a million plain cells cost one
 vectorised match.
+
+Cost (issue 27): every pattern is linear in the cell's length. The patterns anchored at the cell's end
+start at their sign or bracket, not at the whitespace before it (which the strip after each step
+removes anyway), and their repetitions are possessive, so no run of spaces is scanned once per start
+position; ``^{...}`` markers hold no brace, so each ``^{`` scans only up to the next brace.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ __all__ = ["clean_score_cells", "summary_row_mask", "MISSING_TOKENS"]
 MISSING_TOKENS = frozenset({"", "-", "–", "—", "n/a", "na", "nan", "?", "none", "null", "n.a.", "--"})
 
 _NUM = r"[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?"
+# The same numbers, possessive: for the patterns that must not backtrack into a number (each part is
+# followed by something it cannot match, so giving characters back never helps).
+_NUM_P = r"[-+]?+(?:\d++(?:[.,]\d*+)?+|[.,]\d++)(?:[eE][-+]?+\d++)?+"
 _PLAIN = re.compile(rf"\s*{_NUM}\s*")
 # What a cleaned cell must look like for the cleaning to be kept.
 _RESULT = re.compile(rf"{_NUM}%?")
@@ -39,13 +47,18 @@ _BOLD = re.compile(r"(\*\*|__)(.+?)\1")
 _ITALIC = re.compile(r"(?<![\w*])([*_])([-+.\d][^*_]*?)\1(?![\w*])")
 # Significance / best-value markers written after a number (or after its closing bracket).
 _MARK_CHARS = "*†‡§¶•◦∘○●▲▼△▽↑↓✓✗⋆⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃᵇᶜᵈ"
+# "^{...}" holds no brace: "[^}]*" scanned to the cell's end from every "^{" of "1^{1^{1^{..." (issue 27).
 _MARKER = re.compile(
-    rf"(?<=[\d%)\]])\s*(?:[{re.escape(_MARK_CHARS)}]|\^(?:\{{[^}}]*\}}|[A-Za-z0-9{re.escape(_MARK_CHARS)}]+))+"
+    rf"(?<=[\d%)\]])\s*+(?:[{re.escape(_MARK_CHARS)}]|\^(?:\{{[^{{}}]*+\}}|[A-Za-z0-9{re.escape(_MARK_CHARS)}]++))+"
 )
-# A spread after the mean: "± 1.0", "+- 1.0", "+/- 1.0", "∓ 1.0".
-_PM = re.compile(rf"\s*(?:±|∓|\+\s*/?\s*-|\+\s*/?\s*−)\s*{_NUM}\s*%?\s*$")
-# A number in brackets after the mean: "(1.0)", "[1.0]", "(±1.0)".
-_BRACKET = re.compile(rf"\s*(?:\(\s*(?:±\s*)?{_NUM}\s*%?\s*\)|\[\s*(?:±\s*)?{_NUM}\s*%?\s*\])\s*$")
+# A spread after the mean: "± 1.0", "+- 1.0", "+/- 1.0", "∓ 1.0". It starts at the sign: a leading "\s*"
+# was tried from every space of a run ("1" and 10,000 spaces: seconds), and "\s*%?\s*" backtracked
+# quadratically; the whitespace before the sign goes with the strip that follows every step.
+_PM = re.compile(rf"(?:±|∓|\+\s*+/?\s*+[-−])\s*+{_NUM_P}\s*+%?\s*+$")
+# A number in brackets after the mean: "(1.0)", "[1.0]", "(±1.0)". Starts at the bracket (as _PM).
+_BRACKET = re.compile(
+    rf"(?:\(\s*+(?:±\s*+)?{_NUM_P}\s*+%?\s*+\)|\[\s*+(?:±\s*+)?{_NUM_P}\s*+%?\s*+\])\s*+$"
+)
 
 # (pattern, replacement, the note's wording, characters without which the pattern cannot match);
 # applied in this order. The trigger lets each regex run only on the cells that may need it.

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._table_validation import _MISSING_TOKENS
 from ..errors import InputError
+from ..limits import MAX_TABLE_COLUMNS
 from ._raw import RawTable
 
 _NA_VALUES = sorted({v for t in _MISSING_TOKENS for v in (t, t.upper(), t.capitalize())} | {"NaN", "N/A"})
@@ -34,6 +35,10 @@ def _allow_long_fields() -> None:
 
 
 _BLANK_LINES = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+# Byte-order marks at the start of a line (files joined with `cat`): removed, so that a line holding only
+# one is blank for the record scan and for pandas alike (pandas drops a BOM at the start of the body: the
+# two counts differed, and a body of one such line raised pandas' EmptyDataError; issue 27).
+_LINE_BOMS = re.compile(r"^\ufeff++", re.MULTILINE)
 
 
 def _detect_delimiter(sample: list[str]) -> str:
@@ -120,7 +125,10 @@ def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], st
     """Header cells, the body text (after the header record), the body records' first line numbers and
     field counts, the header's line number and the delimiter (detected on the first non-blank lines
     unless given)."""
-    text = _BLANK_LINES.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))  # whitespace-only lines are blank
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\ufeff" in text:
+        text = _LINE_BOMS.sub("", text)
+    text = _BLANK_LINES.sub("", text)  # whitespace-only lines are blank
     stream = io.StringIO(text)
     sample = []
     while len(sample) < 50:
@@ -176,36 +184,50 @@ def _parse_body(
         except pd.errors.ParserError:  # rows of different lengths (a trailing empty header let them through)
             i = int(bad[0]) if bad.size else 0
             raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim) from None
+        except pd.errors.EmptyDataError:  # the records found hold nothing pandas reads as a row
+            if bad.size:
+                i = int(bad[0])
+                raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim) from None
+            raise InputError(
+                f"File '{display}': the lines after the header (from line {int(line_numbers[0])}) hold no cells that "
+                "can be read. Check the file's encoding and its line breaks."
+            ) from None
+
+    def as_written(frame: pd.DataFrame, columns: list[int], dtype) -> pd.DataFrame:
+        """``frame`` with ``columns`` as written in the file (no missing-value tokens): the missing-value
+        tokens are given to pandas once for all the columns (a dict of them per column cost pandas
+        milliseconds per column), so the columns that must keep them are read again, when they hold one."""
+        if columns and frame[columns].isna().to_numpy().any():
+            again = read(io.BytesIO(body_bytes), usecols=columns, dtype=dtype, keep_default_na=False, na_filter=False,
+                         **common)
+            for j in columns:
+                frame[j] = again[j]
+        return frame
+
     grid = None
     if isinstance(numeric_from, frozenset) and not trailing:
         # Long tables: names as text, every other column read as numbers by the C parser where it can.
-        numeric = [j for j in sorted(numeric_from) if 0 <= j < len(header)]
-        grid = read(
-            io.BytesIO(body_bytes), dtype={j: str for j in range(len(header)) if j not in numeric_from},
-            keep_default_na=False, na_values={j: _NA_VALUES for j in numeric}, **common,
-        )
+        names = [j for j in range(len(header)) if j not in numeric_from]
+        grid = read(io.BytesIO(body_bytes), dtype={j: str for j in names}, keep_default_na=False,
+                    na_values=_NA_VALUES, **common)
         if grid.shape[1] == len(header):
-            for j in range(len(header)):
-                if j not in numeric_from:
-                    grid[j] = grid[j].fillna("").str.strip()
+            grid = as_written(grid, names, str)
+            for j in names:
+                grid[j] = grid[j].fillna("").str.strip()
         else:
             grid = None
     elif numeric_from is not None and not trailing:
         # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
         # cannot read as a number sends the table down the string path, which names the bad cell.
-        fast = read(
-            io.BytesIO(body_bytes), dtype={0: str}, keep_default_na=False,
-            na_values={j: _NA_VALUES for j in range(numeric_from, len(header))},  # never a data-set name
-            **common,
-        )
+        fast = read(io.BytesIO(body_bytes), dtype={0: str}, keep_default_na=False, na_values=_NA_VALUES, **common)
         scores = fast.iloc[:, numeric_from:]
         if fast.shape[1] == len(header) and all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
                                                 for t in scores.dtypes):
-            grid = fast
+            grid = as_written(fast, list(range(numeric_from)), {0: str})  # never a data-set name
             grid[0] = grid[0].fillna("").astype(str).str.strip()
     if grid is None:
         grid = read(io.BytesIO(body_bytes), dtype=str, keep_default_na=False, na_filter=False, **common)
-        grid = grid.apply(lambda col: col.str.strip())
+        grid = _strip_all(grid)
     if len(grid) != line_numbers.size:
         raise InputError(
             f"File '{display}': the rows could not be told apart consistently ({len(grid)} rows read, "
@@ -219,6 +241,17 @@ def _parse_body(
         raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
     grid.columns = range(grid.shape[1])
     return header, grid
+
+
+def _strip_all(grid: pd.DataFrame) -> pd.DataFrame:
+    """Every cell of a frame of text columns stripped, with one call for all of them when they share their
+    dtype (one call per column cost about a millisecond: seconds for a table of thousands of columns)."""
+    if grid.shape[1] < 2 or len(set(grid.dtypes)) != 1:
+        return grid.apply(lambda col: col.str.strip())
+    dtype = grid.dtypes.iloc[0]
+    flat = pd.Series(grid.to_numpy(dtype=object).ravel(), dtype=dtype).str.strip()
+    return pd.DataFrame(flat.to_numpy(dtype=object).reshape(grid.shape), index=grid.index, columns=grid.columns,
+                        dtype=dtype)
 
 
 def _delim_name(delim: str) -> str:
@@ -244,6 +277,12 @@ def read_delimited(
         raise InputError(
             f"File '{display}' has a single column (header: {header[0]!r}). Expected the data-set names in the first "
             "column and one column per classifier, separated by commas, semicolons or tabs."
+        )
+    width = len(header) - (header[-1] == "")  # a trailing delimiter makes no column
+    if width > MAX_TABLE_COLUMNS:
+        raise InputError(
+            f"File '{display}', line {header_line}: the header has {width:,} columns; text tables are read up to "
+            f"{MAX_TABLE_COLUMNS:,} columns. Check the delimiter ({_delim_name(delim)}), or keep fewer columns."
         )
     if delim != ",":
         notes.append(f"Columns are separated by {_delim_name(delim)}s.")

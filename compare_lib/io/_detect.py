@@ -9,9 +9,13 @@ explains), ``\\begin{tabular}`` or rows with ``&`` ending in ``\\\\`` (latex), a
 same number (2 or more) of fields (csv), runs of spaces splitting them (text). Anything else is "csv",
 whose reader gives the most specific messages about a malformed file.
 
-Limits: only the first 64 KB are looked at; a first line that differs (a caption) is allowed for the
-delimiter test; a CSV file whose lines all have a different number of fields (ragged) is "text" when
-spaces split it and "csv" otherwise.
+Limits: only the first 64 KB are looked at, and lines longer than
+:data:`~compare_lib.limits.MAX_SNIFF_LINE` characters are not tested for LaTeX or Markdown rows; a
+first line that differs (a caption) is allowed for the delimiter test; a CSV file whose lines all have
+a different number of fields (ragged) is "text" when spaces split it and "csv" otherwise.
+
+Cost (issue 27): linear in the bounded prefix, whatever it holds. The LaTeX-row test is a scan from
+the line's end (no pattern with adjacent repetitions), the alignment-row pattern is possessive.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import csv
 import io
 import re
 import zipfile
+
+from ..limits import MAX_SNIFF_LINE
 
 __all__ = ["sniff_format", "FORMATS"]
 
@@ -32,8 +38,11 @@ _EXTENSIONS = {
 _ZIP_MAGIC = b"PK\x03\x04"
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _LATEX_ENV = re.compile(r"\\begin\s*\{(?:tabular\*?|tabularx|tabulary|longtable\*?)\}")
-_LATEX_ROW = re.compile(r"(?<!\\)&.*\\\\\s*(?:\[[^\]]*\])?\s*(?:\\hline|\\midrule|\\bottomrule)?\s*$")
-_MD_ALIGN = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+_AMPERSAND = re.compile(r"(?<!\\)&")
+_ROW_RULES = ("\\hline", "\\midrule", "\\bottomrule")
+# Possessive: every part is followed by something it cannot match, so nothing is ever given back and a
+# line costs one pass (the greedy form took seconds on "|---" and a run of spaces).
+_MD_ALIGN = re.compile(r"\s*+\|?\s*+:?-++:?\s*+(?:\|\s*+:?-++:?\s*+)*+\|?\s*+")
 _SPACES = re.compile(r"[ \t]*\t[ \t]*| {2,}")
 
 
@@ -60,6 +69,47 @@ def _decode(head: bytes) -> str:
         if head.startswith(bom):
             return head[len(bom) :].decode(codec, errors="replace")
     return head.decode("utf-8", errors="replace")
+
+
+def _space_before(line: str, end: int) -> int:
+    """Index where the run of whitespace ending at ``end`` starts (``end`` itself when there is none)."""
+    while end > 0 and line[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _latex_row(line: str) -> bool:
+    r"""True for a LaTeX row: an unescaped ``&``, later a ``\\`` that ends the line, optionally followed
+    by ``[<length>]`` and ``\hline``/``\midrule``/``\bottomrule`` (whitespace anywhere between).
+
+    The same lines as ``(?<!\\)&.*\\\\\s*(?:\[[^\]]*\])?\s*(?:\\hline|\\midrule|\\bottomrule)?\s*$``,
+    which backtracked cubically on "a &\\" and spaces (issue 27): found by walking back from the end of
+    the line, at most two rule endings and, for each, the ``[`` candidates before its ``]`` from the
+    right; every character is looked at a bounded number of times.
+    """
+    amp = _AMPERSAND.search(line)
+    if amp is None:
+        return False
+    first = amp.start()
+    end = _space_before(line, len(line))
+    ends = [end]
+    for rule in _ROW_RULES:
+        if line.endswith(rule, 0, end):
+            ends.append(_space_before(line, end - len(rule)))
+    best = -1  # the latest "\\\\" after which the rest of the line is a row ending
+    for e in ends:
+        if line.endswith("\\\\", 0, e):
+            best = max(best, e - 2)
+        if e and line[e - 1] == "]":
+            stop = line.rfind("]", 0, e - 1) + 1  # "[...]" holds no "]"
+            k = line.rfind("[", stop, e - 1)
+            while k >= 0:
+                before = _space_before(line, k)
+                if line.endswith("\\\\", 0, before):
+                    best = max(best, before - 2)
+                    break
+                k = line.rfind("[", stop, before)
+    return best > first
 
 
 def _consistent(counts: list[int]) -> bool:
@@ -94,10 +144,12 @@ def sniff_format(data: bytes | str, name: str | None) -> str:
     if not lines:
         return "csv"
 
-    if _LATEX_ENV.search(text) or any(_LATEX_ROW.search(line) for line in lines):
+    short = [line for line in lines if len(line) <= MAX_SNIFF_LINE]
+    if _LATEX_ENV.search(text) or any(_latex_row(line) for line in short):
         return "latex"
     for k in range(1, len(lines)):
-        if "-" in lines[k] and "|" in lines[k - 1] and _MD_ALIGN.fullmatch(lines[k]):
+        if ("-" in lines[k] and "|" in lines[k - 1] and len(lines[k]) <= MAX_SNIFF_LINE
+                and _MD_ALIGN.fullmatch(lines[k])):
             if "|" in lines[k] or lines[k - 1].strip().startswith("|"):
                 return "markdown"
 

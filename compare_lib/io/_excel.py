@@ -15,6 +15,17 @@ possible zip bomb. Encrypted (password-protected) workbooks, corrupt or truncate
 are not spreadsheets raise :class:`~compare_lib.errors.InputError` with the file name and what to do;
 no exception from calamine or zipfile escapes.
 
+Issue 27 (a crafted workbook must not take the process down): before calamine sees an .xlsx or .ods,
+:func:`~compare_lib.io._workbook_check.check_workbook` streams its XML and refuses what would expand
+beyond the limits (a far cell, huge repeat counts, ``text:c`` spaces, bad shared-string indices; see that
+module). An .xls (OLE2/BIFF) has its container checked
+(:func:`~compare_lib.io._workbook_check.check_ole2`) and is then read by calamine in a child process with
+memory and time limits (:func:`compare_lib.io._isolate.run_isolated`), since its records cannot be
+checked as cheaply: a child that dies becomes an ``InputError``. A panic of the native reader
+(``pyo3_runtime.PanicException``, a ``BaseException``) is caught at every call and becomes an
+``InputError`` too. The cells are converted with whole-array operations (a sheet of 16,384 columns
+reads in about a second).
+
 Limits: the zip checks trust the sizes written in the zip directory (calamine itself reads members as
 streams); formulas are read as their cached values (a file saved by a program that does not store
 them, e.g. some generators, reads as empty cells); merged cells give their value to the top-left
@@ -24,15 +35,17 @@ cell only; a workbook with several non-empty sheets needs ``sheet=``.
 from __future__ import annotations
 
 import io
-import math
 import zipfile
+from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
 
 import numpy as np
 import pandas as pd
 
+from compare_lib import limits
 from compare_lib.errors import InputError
 from compare_lib.io._raw import RawTable
+from compare_lib.io._workbook_check import check_ole2, check_workbook
 
 __all__ = ["read_spreadsheet", "sheet_names", "MAX_UNCOMPRESSED", "MAX_RATIO"]
 
@@ -153,27 +166,93 @@ def _prepare(data: bytes, display: str, kind: str) -> tuple[str, list[str]]:
     return kind, notes
 
 
-def _open(data: bytes, display: str, kind: str) -> pd.ExcelFile:
+def _is_panic(exc: BaseException) -> bool:
+    """A panic of native code raised through pyo3 (``pyo3_runtime.PanicException``, a ``BaseException``:
+    it is not importable by name, so it is recognised by its class name and module)."""
+    return any(c.__name__ == "PanicException" and c.__module__ == "pyo3_runtime"
+               for c in type(exc).__mro__)
+
+
+@contextmanager
+def _native(display: str, kind: str, sheet: str | None = None):
+    """Around every call into calamine: its errors and its panics become an InputError naming the file.
+    KeyboardInterrupt, SystemExit and other BaseExceptions pass through."""
+    ext = _KINDS[kind]
     try:
-        return pd.ExcelFile(io.BytesIO(data), engine="calamine")
+        yield
+    except InputError:
+        raise
     except Exception as exc:  # calamine's errors have no stable type; none may escape as a traceback
+        if sheet is None:
+            raise InputError(
+                f"File '{display}' cannot be read as an {ext} workbook ({_reason(exc)}). If it is "
+                "password-protected, remove the password; otherwise open it in a spreadsheet program, save it "
+                f"again as {ext} and upload that copy, or export the sheet as CSV."
+            ) from None
         raise InputError(
-            f"File '{display}' cannot be read as an {_KINDS[kind]} workbook ({_reason(exc)}). If it is "
-            "password-protected, remove the password; otherwise open it in a spreadsheet program, save "
-            f"it again as {_KINDS[kind]} and upload that copy, or export the sheet as CSV."
+            f"File '{display}', sheet '{sheet}' cannot be read ({_reason(exc)}). Open the file in a spreadsheet "
+            f"program, save it again as {ext}, or export the sheet as CSV."
+        ) from None
+    except BaseException as exc:
+        if not _is_panic(exc):
+            raise
+        where = f", sheet '{sheet}'," if sheet is not None else ""
+        raise InputError(
+            f"File '{display}'{where} cannot be read as an {ext} workbook: the reader stopped on an internal error "
+            f"({_reason(exc)}), so the file is damaged or was not written by a spreadsheet program. Open it in "
+            f"Excel or LibreOffice, save it again as {ext} and upload that copy, or export the sheet as CSV."
         ) from None
 
 
-def _reason(exc: Exception) -> str:
+def _open(data: bytes, display: str, kind: str):
+    from python_calamine import load_workbook
+
+    with _native(display, kind):
+        return load_workbook(io.BytesIO(data))
+
+
+def _reason(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def sheet_names(data: bytes, kind: str, display: str = "the workbook") -> list[str]:
+def _check(data: bytes, display: str, kind: str, max_sheet_cells: int) -> None:
+    """The pre-check of an .xlsx/.ods (its XML) or an .xls (its OLE2 container), before calamine reads it."""
+    if kind == "xls":
+        check_ole2(data, display)
+    else:
+        check_workbook(data, display, kind, max_cells=max_sheet_cells)
+
+
+def _isolated(func, *args, display: str, memory_mb: int | None, seconds: float | None):
+    """``func(*args)`` in a child process with limits (an .xls: its records are checked by reading them)."""
+    from compare_lib.io._isolate import run_isolated
+
+    options = {}
+    if memory_mb is not None:
+        options["memory_mb"] = memory_mb
+    if seconds is not None:
+        options["seconds"] = seconds
+    return run_isolated(func, *args, display=display, **options)
+
+
+def sheet_names(data: bytes, kind: str, display: str = "the workbook", *,
+                max_sheet_cells: int | None = None, memory_mb: int | None = None,
+                seconds: float | None = None) -> list[str]:
     """The names of the sheets of a workbook, after the same safety checks as :func:`read_spreadsheet`."""
     read_kind, _ = _prepare(data, display, kind)
-    with _open(data, display, read_kind) as xf:
-        return [str(n) for n in xf.sheet_names]
+    cells = limits.MAX_SHEET_CELLS if max_sheet_cells is None else max_sheet_cells
+    _check(data, display, read_kind, cells)
+    if read_kind == "xls":
+        return _isolated(_sheet_names_here, data, display, read_kind, display=display, memory_mb=memory_mb,
+                         seconds=seconds)
+    return _sheet_names_here(data, display, read_kind)
+
+
+def _sheet_names_here(data: bytes, display: str, kind: str) -> list[str]:
+    book = _open(data, display, kind)
+    with _native(display, kind):
+        return [str(n) for n in book.sheet_names]
 
 
 def _column_letter(j: int) -> str:
@@ -186,61 +265,80 @@ def _column_letter(j: int) -> str:
 
 
 def read_spreadsheet(
-    data: bytes, display: str, *, sheet: str | int | None = None, kind: str
+    data: bytes, display: str, *, sheet: str | int | None = None, kind: str, max_sheet_cells: int | None = None,
+    memory_mb: int | None = None, seconds: float | None = None,
 ) -> RawTable:
     """Read one sheet of a workbook (``kind`` "xlsx", "xls" or "ods") into a :class:`RawTable`.
 
     ``sheet`` is a sheet name or a 0-based position; it may be left out only when the workbook has
-    one non-empty sheet. ``display`` names the file in messages.
+    one non-empty sheet. ``display`` names the file in messages. ``max_sheet_cells`` bounds a sheet's used
+    range, rows x columns (default :data:`compare_lib.limits.MAX_SHEET_CELLS`; the dashboard passes
+    ``APP_MAX_SHEET_CELLS``); ``memory_mb`` and ``seconds`` are the limits of the child process that reads
+    an .xls (default: those of :func:`compare_lib.io._isolate.run_isolated`).
     """
     read_kind, notes = _prepare(data, display, kind)
-    with _open(data, display, read_kind) as xf:
-        names = [str(n) for n in xf.sheet_names]
-        if not names:
-            raise InputError(f"File '{display}' has no sheets. Open it in a spreadsheet program and check it.")
-        listed = ", ".join(f"'{n}'" for n in names)
-        if sheet is None:
-            if len(names) == 1:
-                name = names[0]
-            else:
-                non_empty = [n for n in names if _sheet_has_cells(xf, n)]
-                if len(non_empty) == 1:
-                    name = non_empty[0]
-                    notes.append(
-                        f"the workbook has {len(names)} sheets and only '{name}' holds cells; read it"
-                    )
-                else:
-                    raise InputError(
-                        f"File '{display}' has {len(names)} sheets ({listed}); say which one holds the "
-                        f"results by passing sheet= with its name, e.g. sheet='{names[0]}'."
-                    )
-        elif isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool):
-            if not 0 <= int(sheet) < len(names):
-                raise InputError(
-                    f"File '{display}' has {len(names)} sheet{'s' if len(names) > 1 else ''} ({listed}); "
-                    f"sheet={int(sheet)} is out of range: give a name or a position from 0 to "
-                    f"{len(names) - 1}."
-                )
-            name = names[int(sheet)]
-        else:
-            if str(sheet) not in names:
-                raise InputError(
-                    f"File '{display}' has no sheet '{sheet}'; its sheets are {listed}. Pass one of these "
-                    "names as sheet=."
-                )
-            name = str(sheet)
-        try:
-            # na_filter=False: "n/a" or "-" typed in a cell stays text, for the layout step to judge.
-            df = pd.read_excel(
-                xf, sheet_name=name, header=None, dtype=object, keep_default_na=False, na_filter=False
-            )
-        except Exception as exc:  # see _open
-            raise InputError(
-                f"File '{display}', sheet '{name}' cannot be read ({_reason(exc)}). Open the file in a "
-                f"spreadsheet program, save it again as {_KINDS[read_kind]}, or export the sheet as CSV."
-            ) from None
+    cells = limits.MAX_SHEET_CELLS if max_sheet_cells is None else max_sheet_cells
+    _check(data, display, read_kind, cells)
+    if read_kind == "xls":
+        return _isolated(_read_here, data, display, sheet, read_kind, tuple(notes), cells, display=display,
+                         memory_mb=memory_mb, seconds=seconds)
+    return _read_here(data, display, sheet, read_kind, tuple(notes), cells)
 
-    empty = _empty_mask(df)
+
+def _choose_sheet(book, display: str, kind: str, sheet: str | int | None, notes: list[str]) -> str:
+    with _native(display, kind):
+        names = [str(n) for n in book.sheet_names]
+    if not names:
+        raise InputError(f"File '{display}' has no sheets. Open it in a spreadsheet program and check it.")
+    listed = ", ".join(f"'{n}'" for n in names)
+    if sheet is None:
+        if len(names) == 1:
+            return names[0]
+        non_empty = [n for n in names if _sheet_has_cells(book, n, display, kind)]
+        if len(non_empty) == 1:
+            notes.append(f"the workbook has {len(names)} sheets and only '{non_empty[0]}' holds cells; read it")
+            return non_empty[0]
+        raise InputError(
+            f"File '{display}' has {len(names)} sheets ({listed}); say which one holds the "
+            f"results by passing sheet= with its name, e.g. sheet='{names[0]}'."
+        )
+    if isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool):
+        if not 0 <= int(sheet) < len(names):
+            raise InputError(
+                f"File '{display}' has {len(names)} sheet{'s' if len(names) > 1 else ''} ({listed}); "
+                f"sheet={int(sheet)} is out of range: give a name or a position from 0 to "
+                f"{len(names) - 1}."
+            )
+        return names[int(sheet)]
+    if str(sheet) not in names:
+        raise InputError(
+            f"File '{display}' has no sheet '{sheet}'; its sheets are {listed}. Pass one of these "
+            "names as sheet=."
+        )
+    return str(sheet)
+
+
+def _read_here(data: bytes, display: str, sheet: str | int | None, read_kind: str, notes_in: tuple,
+               max_sheet_cells: int) -> RawTable:
+    """Read the chosen sheet with calamine (in this process: after the pre-check, or in an isolated child)."""
+    notes = list(notes_in)
+    book = _open(data, display, read_kind)
+    name = _choose_sheet(book, display, read_kind, sheet, notes)
+    with _native(display, read_kind, name):
+        sh = book.get_sheet_by_name(name)
+        height, width = int(sh.height), int(sh.width)
+        if height * width > max_sheet_cells:  # the pre-check's bound, checked again before Python objects are made
+            raise InputError(
+                f"File '{display}', sheet '{name}' spans {height:,} rows x {width:,} columns = {height * width:,} "
+                f"cells; the limit is {max_sheet_cells:,}. Delete the cells far from the table (or copy the table "
+                "to a new sheet) and save the file again, or export the sheet with the results as CSV."
+            )
+        first_row, first_col = sh.start or (0, 0)
+        rows = sh.to_python(skip_empty_area=True)
+    values = _grid(rows)
+    del rows
+    cells = _Cells(values)
+    empty = cells.empty
     rows_used = np.flatnonzero(~empty.all(axis=1))
     cols_used = np.flatnonzero(~empty.all(axis=0))
     if rows_used.size == 0:
@@ -256,11 +354,11 @@ def read_spreadsheet(
     title_texts: list[str] = []
     if titles and len(titles) < rows_used.size:
         for r in titles:
-            value = df.iat[r, int(np.flatnonzero(~empty[r])[0])]
-            text = _header_text(value, False)
+            c = int(np.flatnonzero(~empty[r])[0])
+            text = cells.header_text(r, np.array([c]))[0]
             title_texts.append(text)
             text = text if len(text) <= 60 else text[:57] + "..."
-            notes.append(f"skipped row {r + 1} ('{text}'): a single cell above the table, a title")
+            notes.append(f"skipped row {r + first_row + 1} ('{text}'): a single cell above the table, a title")
         empty = empty.copy()
         empty[titles, :] = True
         rows_used = np.flatnonzero(~empty.all(axis=1))
@@ -268,28 +366,21 @@ def read_spreadsheet(
     # Blank rows/columns between the first and last used ones are dropped too, with a note.
     inner_rows = (rows_used[-1] - rows_used[0] + 1) - rows_used.size
     inner_cols = (cols_used[-1] - cols_used[0] + 1) - cols_used.size
-    df = df.iloc[rows_used, cols_used]
-    empty = empty[np.ix_(rows_used, cols_used)]
-    sheet_rows = rows_used + 1
+    sheet_rows = rows_used + first_row + 1
 
-    header = [_header_text(v, e) for v, e in zip(df.iloc[0].tolist(), empty[0])]
-    body = df.iloc[1:]
-    body_empty = empty[1:]
-    m = len(header)
-    columns = {}
-    for j in range(m):
-        columns[j] = _column(body.iloc[:, j], body_empty[:, j])
-    grid = pd.DataFrame(columns, index=pd.RangeIndex(len(body)))
-    if not len(body):
+    header = cells.header_text(int(rows_used[0]), cols_used)
+    body_rows = rows_used[1:]
+    if not body_rows.size:
         raise InputError(
             f"File '{display}', sheet '{name}' has a header (row {sheet_rows[0]}) but no rows below it."
         )
+    grid = cells.body(body_rows, cols_used)
 
-    first_col, last_col = _column_letter(int(cols_used[0])), _column_letter(int(cols_used[-1]))
+    first_letter, last_letter = _column_letter(int(cols_used[0]) + first_col), _column_letter(int(cols_used[-1]) + first_col)
     notes.insert(
         0,
         f"read sheet '{name}' of the {_KINDS[read_kind]} workbook (rows {sheet_rows[0]}-{sheet_rows[-1]}, "
-        f"columns {first_col}-{last_col}); the header is row {sheet_rows[0]}",
+        f"columns {first_letter}-{last_letter}); the header is row {sheet_rows[0]}",
     )
     if inner_rows:
         notes.append(f"skipped {inner_rows} empty row{'s' if inner_rows > 1 else ''} inside the table")
@@ -308,57 +399,115 @@ def read_spreadsheet(
     )
 
 
-def _sheet_has_cells(xf: pd.ExcelFile, name: str) -> bool:
+def _sheet_has_cells(book, name: str, display: str, kind: str) -> bool:
     try:
-        sheet = xf.book.get_sheet_by_name(name)
-        return bool(sheet.height and sheet.width)
-    except Exception:  # unknown: treat as non-empty, so the user is asked to choose
+        with _native(display, kind, name):
+            sheet = book.get_sheet_by_name(name)
+            return bool(sheet.height and sheet.width)
+    except InputError:  # unknown: treat as non-empty, so the user is asked to choose
         return True
 
 
-def _empty_mask(df: pd.DataFrame) -> np.ndarray:
-    """True where a cell is empty: "" or whitespace-only text, or a missing value."""
-    values = df.to_numpy(dtype=object)
-    if values.size == 0:
-        return np.zeros(values.shape, dtype=bool)
-    blank = pd.DataFrame(values).apply(lambda c: c.astype(str).str.strip().eq("") | c.isna())
-    return blank.to_numpy(dtype=bool)
+def _grid(rows: list) -> np.ndarray:
+    """The rows calamine gives (lists of equal length) as a 2-D object array."""
+    if not rows:
+        return np.empty((0, 0), dtype=object)
+    width = max(map(len, rows))
+    try:
+        values = np.array(rows, dtype=object)
+        if values.shape == (len(rows), width):
+            return values
+    except ValueError:
+        pass
+    values = np.full((len(rows), width), "", dtype=object)
+    for i, row in enumerate(rows):
+        values[i, : len(row)] = row
+    return values
 
 
-def _text(value: object) -> str:
-    """The text of one non-numeric-column cell (only called on cells that are not plain strings)."""
+_type_of = np.frompyfunc(type, 1, 1)
+_strip = np.frompyfunc(str.strip, 1, 1)
+
+
+def _cell_text(value: object) -> str:
+    """The text of a cell that is not a string, as the earlier pandas-based reader wrote it: a whole float
+    as an integer, a date as a datetime (ISO format)."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, (datetime, date, time)):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day).isoformat()
+    if isinstance(value, time):
         return value.isoformat()
     if isinstance(value, timedelta):
         return str(value)
     return str(value)
 
 
-def _header_text(value: object, is_empty: bool) -> str:
-    if is_empty:
-        return ""
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return str(int(value))  # a year or a k written as a number
-    return _text(value).strip() if not isinstance(value, str) else value.strip()
+_text_of = np.frompyfunc(_cell_text, 1, 1)
 
 
-def _column(col: pd.Series, col_empty: np.ndarray) -> pd.Series:
-    col = col.reset_index(drop=True)
-    inferred = pd.api.types.infer_dtype(col[~col_empty], skipna=True)
-    if inferred in ("floating", "integer", "mixed-integer-float", "decimal"):
-        out = col.where(~col_empty, np.nan)
-        return pd.to_numeric(out, errors="coerce").astype("float64")
-    kinds = col.map(type)
-    is_str = (kinds == str).to_numpy()
-    out = col.astype(object).copy()
-    out[col_empty] = ""
-    others = ~is_str & ~col_empty
-    if others.any():
-        out[others] = col[others].map(_text).to_numpy()
-    if is_str.any():
-        out[is_str & ~col_empty] = col[is_str & ~col_empty].str.strip().to_numpy()
-    return out
+class _Cells:
+    """The cells of a sheet as arrays: which are empty ("" or blank text, NaN), which are numbers, and the
+    stripped text of the strings; every operation works on whole arrays (no Python loop per column)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+        shape = values.shape
+        flat = values.ravel()
+        types = _type_of(flat) if flat.size else np.zeros(0, dtype=object)
+        is_str = (types == str).astype(bool)
+        is_float = (types == float).astype(bool)
+        self.is_number = (is_float | (types == int)).astype(bool).reshape(shape)
+        self.is_str = is_str.reshape(shape)
+        stripped = np.empty(flat.size, dtype=object)
+        stripped[is_str] = _strip(flat[is_str]) if is_str.any() else []
+        empty = np.zeros(flat.size, dtype=bool)
+        empty[is_str] = (stripped[is_str] == "").astype(bool)
+        if is_float.any():
+            empty[is_float] = np.isnan(flat[is_float].astype(np.float64))
+        self.empty = empty.reshape(shape)
+        self.stripped = stripped.reshape(shape)
+
+    def header_text(self, r: int, cols: np.ndarray) -> list[str]:
+        out = []
+        for c in cols.tolist():
+            if self.empty[r, c]:
+                out.append("")
+            elif self.is_str[r, c]:
+                out.append(self.stripped[r, c])
+            else:
+                out.append(_cell_text(self.values[r, c]).strip())
+        return out
+
+    def body(self, rows: np.ndarray, cols: np.ndarray) -> pd.DataFrame:
+        """The body as positional columns: float64 where every non-empty cell is a number (NaN for empty
+        cells), else text ("" for empty cells, stripped strings, other values written by _cell_text)."""
+        sub = np.ix_(rows, cols)
+        values, empty = self.values[sub], self.empty[sub]
+        is_number, is_str = self.is_number[sub], self.is_str[sub]
+        numeric = np.all(is_number | empty, axis=0) & np.any(~empty, axis=0)
+        frames = []
+        index = pd.RangeIndex(rows.size)
+        num_idx = np.flatnonzero(numeric)
+        if num_idx.size:
+            block = np.full((rows.size, num_idx.size), np.nan)
+            part = values[:, num_idx]
+            keep = ~empty[:, num_idx]
+            block[keep] = part[keep].astype(np.float64)
+            frames.append(pd.DataFrame(block, columns=num_idx, index=index))
+        txt_idx = np.flatnonzero(~numeric)
+        if txt_idx.size:
+            part = values[:, txt_idx]
+            out = np.full(part.shape, "", dtype=object)
+            strs = is_str[:, txt_idx] & ~empty[:, txt_idx]
+            out[strs] = self.stripped[sub][:, txt_idx][strs]
+            others = ~is_str[:, txt_idx] & ~empty[:, txt_idx]
+            if others.any():
+                out[others] = _text_of(part[others])
+            frames.append(pd.DataFrame(out, columns=txt_idx, index=index, dtype=object))
+        grid = frames[0] if len(frames) == 1 else pd.concat(frames, axis=1)
+        return grid.reindex(columns=pd.RangeIndex(cols.size))

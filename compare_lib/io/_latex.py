@@ -15,11 +15,22 @@ Limits: only the first table of the text is read; macros the converter does not 
 their last argument (``\\best{86.4}`` gives ``86.4``) or dropped when they take none; math is flattened
 to its characters (``$10^{-3}$`` gives ``10^-3``); headers of three or more rows are not combined;
 rows must have as many cells as the header (spanned cells counted), otherwise an
-:class:`~compare_lib.errors.InputError` names the line. Tables over 200,000 lines are refused.
+:class:`~compare_lib.errors.InputError` names the line. Tables over 200,000 lines or rows, rows of more than
+:data:`~compare_lib.limits.MAX_TABLE_COLUMNS` columns (``\\multicolumn`` spans counted, each span
+checked before anything is allocated for it) and cells with braces nested more than
+:data:`~compare_lib.limits.MAX_LATEX_NESTING` deep are refused, with the line.
+
+Cost (issue 27): linear in the text's length. Where each brace closes is found in one pass per cell
+(the converter used to rescan every group at every level, and recursed without a bound); the next
+``]`` after an option's ``[`` is remembered, for commands, row ends (``\\\\[2pt]``) and the caption alike
+(``\\foo[\\foo[...`` without a ``]`` scanned to the end once per ``[``); each row is checked against the
+header as soon as it is read.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections import Counter
 
@@ -28,8 +39,9 @@ import pandas as pd
 
 from compare_lib.errors import InputError
 from compare_lib.io._cells import clean_score_cells
-from compare_lib.io._markdown import line_list
+from compare_lib.io._markdown import _NextChar, line_list
 from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
+from compare_lib.limits import MAX_LATEX_NESTING, MAX_TABLE_COLUMNS
 
 __all__ = ["read_latex", "latex_to_text", "MAX_LINES"]
 
@@ -91,57 +103,102 @@ _ESCAPES = {
 _MARK_ONLY = re.compile(r"[*†‡§¶•◦]+")
 _TEXT_RUN = re.compile(r"[^\\{}$^_~]+")
 _COMMAND = re.compile(r"\\([A-Za-z]+)\*?|\\(.)", re.S)
+_BLANKS = re.compile(r"[ \t\n]*+")
+_SPECIAL = re.compile(r"[\\{}$^_~]")
+# What _convert makes of a single character that is not a group: itself, or these.
+_ONE_CHARACTER = {"{": "", "}": "", "$": "", "~": " ", "\\": "", "^": "^", "_": "_"}
+_FORMATTED = re.compile(r"[\\${}~^]")
+_FORMAT_KINDS = re.compile(r"\\[A-Za-z]+|\$")
+_SPACE_RUNS = re.compile(r"\s+")
+# What the brace matching looks at: an escaped character (skipped, with its backslash) or a brace.
+_BRACE_TOKENS = re.compile(r"\\.|[{}]", re.S)
 
 
-def _skip_space(s: str, i: int) -> int:
-    while i < len(s) and s[i] in " \t\n":
-        i += 1
-    return i
+class _NestingError(InputError):
+    """Braces nested more than MAX_LATEX_NESTING deep; ``position``: the index of the first brace too many."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(
+            f"a LaTeX cell has braces nested more than {MAX_LATEX_NESTING} deep (at character {position + 1}); "
+            f"cells are read up to {MAX_LATEX_NESTING} nested braces."
+        )
+        self.position = position
+
+
+class _Source:
+    """One string being converted: where each ``{`` closes (found in one pass, which refuses nesting deeper
+    than :data:`~compare_lib.limits.MAX_LATEX_NESTING` before any conversion), and the next ``]`` or ``)``
+    after a position (remembered). Nothing is scanned once per nesting level or once per opener, and the
+    converter's recursion is as deep as the braces, so bounded."""
+
+    __slots__ = ("s", "ends", "find")
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        ends: dict[int, int] = {}
+        stack: list[int] = []
+        for m in _BRACE_TOKENS.finditer(s) if "{" in s else ():
+            c = m.group()
+            if c == "{":
+                stack.append(m.start())
+                if len(stack) > MAX_LATEX_NESTING:
+                    raise _NestingError(m.start())
+            elif c == "}" and stack:
+                ends[stack.pop()] = m.end()
+        self.ends = ends
+        self.find = _NextChar(s)
+
+    def group_end(self, i: int, stop: int) -> int:
+        """Index just after the group opening at ``s[i] == '{'``, or ``stop`` when it does not close before."""
+        end = self.ends.get(i)
+        return stop if end is None or end > stop else end
+
+
+def _skip_space(s: str, i: int, stop: int | None = None) -> int:
+    return _BLANKS.match(s, i, len(s) if stop is None else stop).end()
 
 
 def _group_end(s: str, i: int) -> int:
     """Index just after the group opening at ``s[i] == '{'`` (or the end of ``s`` if unbalanced)."""
     depth = 0
-    j = i
-    n = len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
+    for m in _BRACE_TOKENS.finditer(s, i):
+        c = m.group()
         if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
             if depth == 0:
-                return j + 1
-        j += 1
-    return n
+                return m.end()
+    return len(s)
 
 
-def _read_arg(s: str, i: int) -> tuple[str | None, int]:
-    """One mandatory argument at ``i`` (a braced group or a single token); ``None`` at the end."""
-    i = _skip_space(s, i)
-    if i >= len(s):
+def _read_arg(src: _Source, i: int, stop: int) -> tuple[tuple[int, int] | None, int]:
+    """One mandatory argument at ``i`` (a braced group or a single token) as its (start, end) in the
+    string; ``None`` at ``stop``."""
+    s = src.s
+    i = _skip_space(s, i, stop)
+    if i >= stop:
         return None, i
     if s[i] == "{":
-        end = _group_end(s, i)
-        return s[i + 1 : end - 1], end
-    m = _COMMAND.match(s, i)
+        end = src.group_end(i, stop)
+        return (i + 1, end - 1), end
+    m = _COMMAND.match(s, i, stop)
     if m:
-        return m.group(0), m.end()
-    return s[i], i + 1
+        return (i, m.end()), m.end()
+    return (i, i + 1), i + 1
 
 
-def _skip_optional(s: str, i: int, parens: bool = False) -> int:
-    """Skip ``[...]`` option groups (``\\multirow[t]``), and ``(...)`` ones too (``\\cmidrule(lr)``)."""
+def _skip_optional(s: str, i: int, parens: bool = False, stop: int | None = None, find=None) -> int:
+    """Skip ``[...]`` option groups (``\\multirow[t]``), and ``(...)`` ones too (``\\cmidrule(lr)``), before
+    ``stop``. ``find(char, j)``: the next ``char`` from ``j`` (a remembering :class:`_NextChar`)."""
+    stop = len(s) if stop is None else stop
     opening = "[(" if parens else "["
     while True:
-        j = _skip_space(s, i)
-        if j < len(s) and s[j] in opening:
+        j = _skip_space(s, i, stop)
+        if j < stop and s[j] in opening:
             close = "]" if s[j] == "[" else ")"
-            k = s.find(close, j)
-            if k < 0:
+            k = find(close, j) if find is not None else s.find(close, j, stop)
+            if k < 0 or k >= stop:
                 return i
             i = k + 1
         else:
@@ -149,27 +206,34 @@ def _skip_optional(s: str, i: int, parens: bool = False) -> int:
 
 
 def latex_to_text(s: str) -> str:
-    """Plain text of one LaTeX cell: formatting commands removed, symbols turned into characters."""
-    out: list[str] = []
-    _convert(s, out)
-    text = "".join(out)
+    """Plain text of one LaTeX cell: formatting commands removed, symbols turned into characters.
+
+    Braces nested more than :data:`~compare_lib.limits.MAX_LATEX_NESTING` deep raise
+    :class:`~compare_lib.errors.InputError`."""
+    if _SPECIAL.search(s) is None:
+        text = s  # plain text (most cells): nothing to convert
+    else:
+        out: list[str] = []
+        _convert(_Source(s), 0, len(s), out)
+        text = "".join(out)
     text = text.replace("---", "—").replace("--", "-")
-    return re.sub(r"\s+", " ", text).strip()
+    return _SPACE_RUNS.sub(" ", text).strip()
 
 
-def _convert(s: str, out: list[str]) -> None:
-    i = 0
-    n = len(s)
+def _convert(src: _Source, i: int, n: int, out: list[str]) -> None:
+    """Convert ``src.s[i:n]`` into ``out``. A group is converted by a call for its inside, so the calls
+    nest as deep as the braces (checked by :class:`_Source`)."""
+    s = src.s
     while i < n:
-        m = _TEXT_RUN.match(s, i)
+        m = _TEXT_RUN.match(s, i, n)
         if m:
             out.append(m.group(0))
             i = m.end()
             continue
         c = s[i]
         if c == "{":
-            end = _group_end(s, i)
-            _convert(s[i + 1 : end - 1], out)
+            end = src.group_end(i, n)
+            _convert(src, i + 1, end - 1, out)
             i = end
         elif c in "}$":
             # Math delimiters are dropped; a stray closing brace too.
@@ -178,11 +242,14 @@ def _convert(s: str, out: list[str]) -> None:
             out.append(" ")
             i += 1
         elif c in "^_":
-            arg, i = _read_arg(s, i + 1)
-            inner: list[str] = []
-            if arg is not None:
-                _convert(arg, inner)
-            text = "".join(inner).strip()
+            arg, i = _read_arg(src, i + 1, n)
+            if arg is not None and arg[1] - arg[0] == 1:  # one character: what converting it gives
+                text = _ONE_CHARACTER.get(s[arg[0]], s[arg[0]]).strip()
+            else:
+                inner: list[str] = []
+                if arg is not None:
+                    _convert(src, *arg, inner)
+                text = "".join(inner).strip()
             if c == "^" and _MARK_ONLY.fullmatch(text):
                 out.append(text)  # ^\dagger, ^{*}: the marker itself
             elif text.startswith(("±", "(")):
@@ -190,7 +257,7 @@ def _convert(s: str, out: list[str]) -> None:
             else:
                 out.append(c + text)
         else:  # backslash
-            m = _COMMAND.match(s, i)
+            m = _COMMAND.match(s, i, n)
             if m is None:
                 i += 1
                 continue
@@ -204,38 +271,42 @@ def _convert(s: str, out: list[str]) -> None:
                 pass
             elif name in _DROP:
                 for _ in range(_DROP[name]):
-                    i = _skip_optional(s, i)
-                    _, i = _read_arg(s, i)
+                    i = _skip_optional(s, i, stop=n, find=src.find)
+                    _, i = _read_arg(src, i, n)
             elif name == "textsuperscript":
-                arg, i = _read_arg(s, i)
+                arg, i = _read_arg(src, i, n)
                 inner = []
-                _convert(arg or "", inner)
+                if arg is not None:
+                    _convert(src, *arg, inner)
                 text = "".join(inner).strip()
                 out.append(text if _MARK_ONLY.fullmatch(text) else "^" + text)
             elif name == "textsubscript":
-                arg, i = _read_arg(s, i)
+                arg, i = _read_arg(src, i, n)
                 out.append("_")
-                _convert(arg or "", out)
+                if arg is not None:
+                    _convert(src, *arg, out)
             elif name in _KEEP_LAST:
                 arg = None
                 for _ in range(_KEEP_LAST[name]):
-                    i = _skip_optional(s, i)
-                    arg, i = _read_arg(s, i)
-                _convert(arg or "", out)
+                    i = _skip_optional(s, i, stop=n, find=src.find)
+                    arg, i = _read_arg(src, i, n)
+                if arg is not None:
+                    _convert(src, *arg, out)
             elif name in ("SI", "qty"):
-                arg, i = _read_arg(s, i)
-                _, i = _read_arg(s, i)
-                _convert(arg or "", out)
+                arg, i = _read_arg(src, i, n)
+                _, i = _read_arg(src, i, n)
+                if arg is not None:
+                    _convert(src, *arg, out)
             else:
                 # Unknown macro (\best{86.4}, \textbf, \emph, \mathbf, \underline ...): keep its
                 # braced arguments' text, drop the name.
-                i = _skip_optional(s, i)
-                j = _skip_space(s, i)
+                i = _skip_optional(s, i, stop=n, find=src.find)
+                j = _skip_space(s, i, n)
                 while j < n and s[j] == "{":
-                    end = _group_end(s, j)
-                    _convert(s[j + 1 : end - 1], out)
+                    end = src.group_end(j, n)
+                    _convert(src, j + 1, end - 1, out)
                     i = end
-                    j = _skip_space(s, i)
+                    j = _skip_space(s, i, n)
                     if j < n and s[j] == "{":
                         out.append(" ")
 
@@ -245,15 +316,35 @@ def _strip_comments(lines: list[str]) -> list[str]:
     return [pattern.sub(r"\1", line) if "%" in line else line for line in lines]
 
 
-def _split_rows(body: str, offset: int) -> list[tuple[list[tuple[str, int]], int]]:
-    """Rows of a tabular body: a list of (cells as (text, start offset), row start offset)."""
+# Row ends, cell separators, braces and escaped characters. A row end's spacing option ("\\[2pt]", which
+# may start on the next line and ends at the first "]" of its line) is found by _split_rows: as part of
+# this pattern, "\s*\[[^\]\n]*\]", it was scanned to the line's end from every "\\[" of "\\[\\[\\[...".
+_ROW_TOKENS = re.compile(r"\\\\\*?|\\tabularnewline\b|\\.|[{}&]", re.S)
+_OPTION_START = re.compile(r"\s*+\[")
+
+
+def _split_rows(
+    body: str, offset: int, display: str = "the text", line_of=lambda offset: 0
+) -> list[tuple[list[tuple[str, int]], int]]:
+    """Rows of a tabular body: a list of (cells as (text, start offset), row start offset). Rows whose
+    cells are all blank are left out; a row of more than MAX_TABLE_COLUMNS cells, or more rows than
+    MAX_TEXT_TABLE_LINES (rows may share a line), are refused as soon as they are found
+    (``line_of(offset)`` names the line)."""
     rows: list[tuple[list[tuple[str, int]], int]] = []
-    tokens = re.compile(r"\\\\\*?(?:\s*\[[^\]\n]*\])?|\\tabularnewline\b|\\.|[{}&]", re.S)
     depth = 0
     cells: list[tuple[str, int]] = []
     cell_start = 0
-    for m in tokens.finditer(body):
+    find = _NextChar(body)
+    pos = 0
+    while (m := _ROW_TOKENS.search(body, pos)) is not None:
         tok = m.group(0)
+        pos = m.end()
+        if tok.startswith("\\\\"):
+            option = _OPTION_START.match(body, pos)
+            if option is not None:
+                close = find("]", option.end())
+                if close >= 0 and not 0 <= find("\n", option.end()) < close:
+                    pos = close + 1  # "\\[2pt]": the option belongs to the row end
         if tok == "{":
             depth += 1
         elif tok == "}":
@@ -262,31 +353,86 @@ def _split_rows(body: str, offset: int) -> list[tuple[list[tuple[str, int]], int
             continue
         elif tok == "&":
             cells.append((body[cell_start : m.start()], offset + cell_start))
-            cell_start = m.end()
+            cell_start = pos
+            if len(cells) >= MAX_TABLE_COLUMNS:
+                raise InputError(
+                    f"File '{display}', line {line_of(offset + m.start())} has more than {MAX_TABLE_COLUMNS:,} cells "
+                    f"separated by &; LaTeX tables are read up to {MAX_TABLE_COLUMNS:,} columns. Check that every row "
+                    "ends in \\\\."
+                )
         elif tok.startswith("\\\\") or tok.startswith("\\tabularnewline"):
             cells.append((body[cell_start : m.start()], offset + cell_start))
-            rows.append((cells, offset + cell_start))
+            if not _blank_row(cells):
+                rows.append((cells, offset + cell_start))
+                if len(rows) > MAX_TEXT_TABLE_LINES:
+                    raise InputError(
+                        f"File '{display}' has more than {MAX_TEXT_TABLE_LINES:,} rows (line "
+                        f"{line_of(offset + m.start())}); LaTeX tables are read up to {MAX_TEXT_TABLE_LINES:,} rows. "
+                        "Save the results as a CSV file instead."
+                    )
             cells = []
-            cell_start = m.end()
+            cell_start = pos
     cells.append((body[cell_start:], offset + cell_start))
-    rows.append((cells, offset + cell_start))
+    if not _blank_row(cells):
+        rows.append((cells, offset + cell_start))
     return rows
 
 
-_MULTICOLUMN = re.compile(r"\s*\\multicolumn\s*\{\s*(\d+)\s*\}")
+def _blank_row(cells: list[tuple[str, int]]) -> bool:
+    if len(cells) == 1:
+        return not cells[0][0] or cells[0][0].isspace()
+    return all(raw.isspace() or not raw for raw, _ in cells)
 
 
-def _expand(cells: list[tuple[str, int]]) -> tuple[list[str], list[int], list[str]]:
-    """Cells of one row as text, with the span of each written cell and the raw LaTeX."""
+_MULTICOLUMN = re.compile(r"\s*+\\multicolumn\s*+\{\s*+(\d++)\s*+\}")
+#: A \multicolumn span written with more digits than this (leading zeros aside) is not even converted.
+_SPAN_DIGITS = 30
+
+
+def _span(digits: str, display: str, line: int) -> int:
+    """The number of columns ``\\multicolumn{digits}`` spans, refused beyond MAX_TABLE_COLUMNS before
+    anything is allocated (a number of thousands of digits is not even converted)."""
+    significant = digits.lstrip("0") if len(digits) > _SPAN_DIGITS else digits
+    value = int(significant or "0") if len(significant) <= _SPAN_DIGITS else None
+    if value is None or value > MAX_TABLE_COLUMNS:
+        shown = (f"{value:,}" if value is not None
+                 else f"{significant[:12]}... (a number of {len(significant):,} digits)")
+        raise InputError(
+            f"File '{display}', line {line}: \\multicolumn spans {shown} columns; LaTeX tables are read up to "
+            f"{MAX_TABLE_COLUMNS:,} columns. Check the number of columns the cell spans."
+        )
+    return max(value, 1)
+
+
+def _expand(
+    cells: list[tuple[str, int]], display: str = "the text", line_of=lambda offset: 0
+) -> tuple[list[str], list[int], list[str]]:
+    """Cells of one row as text, with the span of each written cell and the raw LaTeX. Spans are checked
+    (each, and the row's width) before the cells are converted; ``line_of(offset)`` names lines."""
     texts: list[str] = []
     spans: list[int] = []
     raws: list[str] = []
-    for raw, _ in cells:
+    width = 0
+    for raw, offset in cells:
         m = _MULTICOLUMN.match(raw)
-        span = int(m.group(1)) if m else 1
-        texts.append(latex_to_text(raw))
-        spans.append(max(span, 1))
+        span = _span(m.group(1), display, line_of(offset + m.start(1))) if m else 1
+        width += span
+        if width > MAX_TABLE_COLUMNS:
+            raise InputError(
+                f"File '{display}', line {line_of(offset)}: the row spans more than {MAX_TABLE_COLUMNS:,} columns "
+                f"(counting \\multicolumn spans); LaTeX tables are read up to {MAX_TABLE_COLUMNS:,} columns."
+            )
+        spans.append(span)
         raws.append(raw)
+    for raw, offset in cells:
+        try:
+            texts.append(latex_to_text(raw))
+        except _NestingError as err:
+            raise InputError(
+                f"File '{display}', line {line_of(offset + err.position)}: braces are nested more than "
+                f"{MAX_LATEX_NESTING} deep in a cell; LaTeX cells are read up to {MAX_LATEX_NESTING} nested braces. "
+                "Check for a missing closing brace."
+            ) from None
     return texts, spans, raws
 
 
@@ -313,10 +459,10 @@ def read_latex(text: str, display: str) -> RawTable:
     lines = table_lines(text, display, "LaTeX tables")
     lines = _strip_comments(lines)
     src = "\n".join(lines)
-    line_starts = np.cumsum([0] + [len(line) + 1 for line in lines[:-1]]) if lines else np.array([0])
+    line_starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
 
     def line_of(offset: int) -> int:
-        return int(np.searchsorted(line_starts, offset, side="right"))
+        return bisect.bisect_right(line_starts, offset)
 
     notes: list[str] = []
     envs = list(_ENV.finditer(src))
@@ -372,47 +518,55 @@ def read_latex(text: str, display: str) -> RawTable:
                 f"the table ({line_list(skipped_before)})"
             )
 
-    caption = re.search(r"\\caption\*?\s*(?:\[[^\]]*\])?\s*\{", src)
+    caption = _find_caption(src)
     cap_text = None
     if caption:
-        cap_end = _group_end(src, caption.end() - 1)
-        cap_text = latex_to_text(src[caption.end() : cap_end - 1])
+        cap_start, cap_open = caption
+        cap_end = _group_end(src, cap_open - 1)
+        try:
+            cap_text = latex_to_text(src[cap_open : cap_end - 1])
+        except _NestingError as err:
+            raise InputError(
+                f"File '{display}', line {line_of(cap_open + err.position)}: braces are nested more than "
+                f"{MAX_LATEX_NESTING} deep in the caption; LaTeX is read up to {MAX_LATEX_NESTING} nested braces. "
+                "Check for a missing closing brace."
+            ) from None
         short = cap_text if len(cap_text) <= 60 else cap_text[:57] + "..."
-        notes.append(f"ignored the caption on line {line_of(caption.start())} ('{short}')")
+        notes.append(f"ignored the caption on line {line_of(cap_start)} ('{short}')")
 
     body = src[body_start:body_end]
     body = _blank_rules(body)
-    rows = _split_rows(body, body_start)
+    rows = _split_rows(body, body_start, display, line_of)
 
-    parsed: list[tuple[list[str], list[int], list[str], int]] = []
-    for cells, _ in rows:
-        if all(not raw.strip() for raw, _ in cells):
-            continue
-        first_offset = next(off + len(raw) - len(raw.lstrip()) for raw, off in cells if raw.strip())
-        texts, spans, raws = _expand(cells)
-        parsed.append((texts, spans, raws, line_of(first_offset)))
-    if not parsed:
+    if not rows:  # rows of blank cells are left out already
         raise InputError(f"File '{display}': the LaTeX table has no rows; paste the table with its rows.")
+    formatted = 0
+    kinds: Counter[str] = Counter()
 
-    formatted = sum(
-        1 for _, _, raws, _ in parsed for raw in raws if re.search(r"[\\${}~^]", raw.strip())
-    )
-    kinds = Counter(
-        k for _, _, raws, _ in parsed for raw in raws for k in re.findall(r"\\[A-Za-z]+|\$", raw)
-    )
+    def parse(cells: list[tuple[str, int]]) -> tuple[list[str], list[int], list[str], int]:
+        nonlocal formatted
+        first_offset = next(off + len(raw) - len(raw.lstrip()) for raw, off in cells if raw.strip())
+        texts, spans, raws = _expand(cells, display, line_of)
+        for raw in raws:
+            formatted += _FORMATTED.search(raw) is not None
+            kinds.update(_FORMAT_KINDS.findall(raw))
+        return texts, spans, raws, line_of(first_offset)
 
-    header_texts, header_spans, header_raws, header_line = parsed[0]
+    # One row at a time: a row that does not fit the header is refused before the rows after it are read.
+    parsed = (parse(cells) for cells, _ in rows)
+    header_texts, header_spans, header_raws, header_line = next(parsed)
     m = sum(header_spans)
-    body_rows = parsed[1:]
+    second = next(parsed, None)
+    body_rows = itertools.chain([] if second is None else [second], parsed)
     header = _flat(header_texts, header_spans)
     spanning = any(k > 1 for k in header_spans) or any("\\multirow" in r for r in header_raws)
-    if spanning and body_rows:
-        second_texts, second_spans, _, second_line = body_rows[0]
+    if spanning and second is not None:
+        second_texts, second_spans, _, second_line = second
         if sum(second_spans) == m and not _is_numberish(second_texts):
             top = _spread(header_texts, header_spans)
             bottom = _flat(second_texts, second_spans)
             header = [" ".join(p for p in (a, b) if p) for a, b in zip(top, bottom)]
-            body_rows = body_rows[1:]
+            body_rows = parsed
             notes.append(
                 f"combined the two header rows (lines {header_line}-{second_line}) into one: "
                 + ", ".join(f"'{h}'" for h in header)
@@ -494,20 +648,43 @@ def _number_repeats(names: list[str]) -> list[str]:
 _RULE = re.compile(r"\\(" + "|".join(sorted(_RULE_ARGS, key=len, reverse=True)) + r")(?![A-Za-z])\*?")
 
 
+def _find_caption(src: str) -> tuple[int, int] | None:
+    """(start, index after its "{") of the first ``\\caption[...]{``: what
+    ``re.search(r"\\\\caption\\*?\\s*(?:\\[[^\\]]*\\])?\\s*\\{", src)`` finds, without scanning to the
+    next "]" again from every ``\\caption[`` (and the two "\\s*" around the optional part backtracked)."""
+    find = _NextChar(src)
+    n = len(src)
+    for m in _CAPTION.finditer(src):
+        j = _ANY_BLANKS.match(src, m.end()).end()
+        if j < n and src[j] == "[":
+            k = find("]", j + 1)
+            if k < 0:
+                continue  # without its "]", the option is not one, and "[" is not "{"
+            j = _ANY_BLANKS.match(src, k + 1).end()
+        if j < n and src[j] == "{":
+            return m.start(), j + 1
+    return None
+
+
+_CAPTION = re.compile(r"\\caption\*?")
+_ANY_BLANKS = re.compile(r"\s*+")
+
+
 def _blank_rules(body: str) -> str:
     """The body with rules, captions and labels replaced by spaces (line offsets unchanged)."""
     pieces: list[str] = []
     pos = 0
+    find = _NextChar(body)
     for m in _RULE.finditer(body):
         if m.start() < pos:  # inside the arguments of the previous rule
             continue
         parens = m.group(1) in ("cmidrule", "cdashline")  # \cmidrule(lr){2-3}
-        end = _skip_optional(body, m.end(), parens=parens)
+        end = _skip_optional(body, m.end(), parens=parens, find=find)
         for _ in range(_RULE_ARGS[m.group(1)]):
             j = _skip_space(body, end)
             if j < len(body) and body[j] == "{":
                 end = _group_end(body, j)
-            end = _skip_optional(body, end, parens=parens)
+            end = _skip_optional(body, end, parens=parens, find=find)
         pieces.append(body[pos : m.start()])
         pieces.append(re.sub(r"[^\n]", " ", body[m.start() : end]))
         pos = end

@@ -25,6 +25,7 @@ from .._table import ScoreTable
 from .._table_validation import _MISSING_TOKENS
 from .._validation import MAX_LISTED
 from ..errors import InputError
+from ..limits import MAX_TABLE_COLUMNS
 from ._direction import HIGHER_WORDS, LOWER_WORDS, metric_from_file_name, metric_from_text, words
 from ._numbers import is_number_column, not_numbers_message, parse_columns, texts
 from ._raw import RawTable
@@ -415,21 +416,31 @@ def _tidy(raw, rows, grid, j_mname, j_value, datasets_col, clf_col, decimal, not
                 f"'{metric_names.iloc[i]}')")
 
     value_name = header[j_value]
+    codes, metrics = pd.factorize(metric_names.to_numpy(dtype=object), sort=False)
+    if len(metrics) > MAX_TABLE_COLUMNS:
+        # Each metric is a table of its own: as many as columns of a text table at most (issue 27).
+        raise InputError(
+            f"File '{display}': the metric column '{header[j_mname]}' names {len(metrics):,} different metrics; a tidy "
+            f"table is read with up to {MAX_TABLE_COLUMNS:,}. Check that it is the column of metric names."
+        )
     parsed, bad = parse_columns({value_name: grid[j_value]}, display, decimal, notes, locate)
     values = parsed[value_name]
-    codes, metrics = pd.factorize(metric_names.to_numpy(dtype=object), sort=False)
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(metrics) + 1))
     bad_pos, bad_raw = bad.get(value_name, (np.array([], dtype=np.int64), pd.Series([], dtype=object)))
-    raw_text = grid[j_value] if not is_number_column(grid[j_value]) else None
+    # The cells that are not numbers, grouped by metric once (np.isin per metric was metrics x cells).
+    bad_order = np.argsort(codes[bad_pos], kind="stable")
+    bad_bounds = np.searchsorted(codes[bad_pos][bad_order], np.arange(len(metrics) + 1))
+    raw_text = grid[j_value].to_numpy(dtype=object) if not is_number_column(grid[j_value]) else None
+    bad_text = bad_raw.to_numpy(dtype=object)  # sliced per metric as arrays: a pandas take per metric cost ~1 ms
     metric_data = {}
     for m, name in enumerate(metrics):
         positions = order[bounds[m] : bounds[m + 1]]
-        mine = np.isin(bad_pos, positions)
-        message = not_numbers_message(display, {value_name: (bad_pos[mine], bad_raw[mine].reset_index(drop=True))},
-                                      locate) if mine.any() else None
+        mine = bad_order[bad_bounds[m] : bad_bounds[m + 1]]
+        message = not_numbers_message(display, {value_name: (bad_pos[mine], pd.Series(bad_text[mine], dtype=object))},
+                                      locate) if mine.size else None
         metric_data[str(name)] = _Metric(str(name), positions, values[positions],
-                                         None if raw_text is None else raw_text.iloc[positions].reset_index(drop=True),
+                                         None if raw_text is None else pd.Series(raw_text[positions], dtype=object),
                                          message)
     key = ["dataset", "classifier"]
     with_metric = rows[key].assign(_metric=codes)

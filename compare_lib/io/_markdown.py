@@ -11,7 +11,14 @@ from cells: ``**bold**``, ``__bold__``, ``*italic*``, ``_italic_``, ``~~struck~~
 Limits: only the first table is read (a note says when there are more); a row with a different number
 of cells from the header raises :class:`~compare_lib.errors.InputError` naming the line (GitHub would
 pad or cut such a row silently; here it is more likely a ``|`` inside a name). Pipes inside backticks
-must be escaped as on GitHub. Tables over 200,000 lines are refused.
+must be escaped as on GitHub. Tables over 200,000 lines, and tables of more than
+:data:`~compare_lib.limits.MAX_TABLE_COLUMNS` columns, are refused.
+
+Cost (issue 27): linear in the text's length. The alignment-row pattern is possessive; links, images and
+HTML tags are removed by small scanners that remember where the next ``]``, ``)`` or ``>`` is (the
+patterns ``\\[([^\\]]*)\\]\\([^)]*\\)`` and ``</?[A-Za-z][^>]*>`` scanned to the cell's end from every ``[``
+or ``<`` of a cell without a closing one: quadratic); the cells of all columns are cleaned in one
+vectorised pass.
 """
 
 from __future__ import annotations
@@ -24,22 +31,99 @@ import pandas as pd
 
 from compare_lib.errors import InputError
 from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
+from compare_lib.limits import MAX_TABLE_COLUMNS
 
 __all__ = ["read_markdown", "MAX_LINES"]
 
 MAX_LINES = MAX_TEXT_TABLE_LINES
 
-_ALIGN = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+# Possessive: each part is followed by something it cannot match, so nothing is given back (the greedy
+# form backtracked quadratically on "|---" followed by spaces).
+_ALIGN = re.compile(r"\s*+\|?\s*+:?-++:?\s*+(?:\|\s*+:?-++:?\s*+)*+\|?\s*+")
 _PIPE = re.compile(r"(?<!\\)\|")
 
-# Inline formatting, applied in this order; each keeps the text inside.
+
+
+class _NextChar:
+    """``s.find(ch, j)`` for a growing ``j``: the last answer per character is remembered, so a run of
+    openers that share one closing character scans the text once, not once per opener."""
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.last: dict[str, tuple[int, int]] = {}
+
+    def __call__(self, ch: str, j: int) -> int:
+        seen = self.last.get(ch)
+        if seen is not None and seen[0] <= j and (seen[1] < 0 or j <= seen[1]):
+            return seen[1]
+        k = self.s.find(ch, j)
+        self.last[ch] = (j, k)
+        return k
+
+
+def _links(opener: str, middle: str, close: str):
+    """A replacement of ``opener + [^\\]]* + "]" + middle + [^close]* + close`` by the text in the first
+    brackets, as ``re.sub`` does it (leftmost first, no overlaps), in one pass."""
+
+    def replace(s: str) -> str:
+        p = s.find(opener)
+        if p < 0:
+            return s
+        find = _NextChar(s)
+        out: list[str] = []
+        pos = 0
+        while p >= 0:
+            r = find("]", p + len(opener))
+            if r < 0:
+                break  # no "]" after this opener, nor after any later one
+            if s.startswith(middle, r + 1):
+                c = find(close, r + 1 + len(middle))
+                if c < 0:
+                    break  # later openers close at this "]" or after it: none has its end either
+                out.append(s[pos:p])
+                out.append(s[p + len(opener) : r])
+                pos = c + 1
+                p = s.find(opener, pos)
+            else:
+                p = s.find(opener, p + 1)
+        out.append(s[pos:])
+        return "".join(out)
+
+    return replace
+
+
+def _tags(s: str) -> str:
+    """``re.sub(r"</?[A-Za-z][^>]*>", "", s)`` in one pass (HTML tags removed)."""
+    p = s.find("<")
+    if p < 0:
+        return s
+    find = _NextChar(s)
+    out: list[str] = []
+    pos = 0
+    while p >= 0:
+        q = p + 2 if s.startswith("/", p + 1) else p + 1
+        if q < len(s) and s[q].isascii() and s[q].isalpha():
+            g = find(">", q + 1)
+            if g < 0:
+                break  # no ">" after this tag's start, nor after any later one
+            out.append(s[pos:p])
+            pos = g + 1
+            p = s.find("<", pos)
+        else:
+            p = s.find("<", p + 1)
+    out.append(s[pos:])
+    return "".join(out)
+
+
+# Inline formatting, applied in this order; each keeps the text inside. A pattern is applied with
+# ``.str.replace``; a function (a scanner, for the patterns that would backtrack) with ``.map``.
 _INLINE = [
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # image: its alt text
-    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # link: its text
-    (re.compile(r"\[([^\]]*)\]\[[^\]]*\]"), r"\1"),  # reference link
+    (_links("![", "(", ")"), None),  # image: its alt text
+    (_links("[", "(", ")"), None),  # link: its text
+    (_links("[", "[", "]"), None),  # reference link
     (re.compile(r"`+([^`]*)`+"), r"\1"),
     (re.compile(r"<br\s*/?>", re.I), " "),
-    (re.compile(r"</?[A-Za-z][^>]*>"), ""),
+    (_tags, None),
     (re.compile(r"(\*\*|__)(.+?)\1"), r"\2"),
     (re.compile(r"~~(.+?)~~"), r"\1"),
     (re.compile(r"(?<![\w*\\])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),
@@ -68,7 +152,10 @@ def _plain(cells: pd.Series) -> pd.Series:
         return text
     sub = text[todo]
     for pattern, repl in _INLINE:
-        sub = sub.str.replace(pattern, repl, regex=True)
+        if callable(pattern):
+            sub = sub.map(pattern)
+        else:
+            sub = sub.str.replace(pattern, repl, regex=True)
     sub = sub.str.replace(_ESCAPED, r"\1", regex=True)
     if sub.str.contains("&", regex=False).any():
         sub = sub.map(html.unescape)  # only cells with entities reach here; there is no .str form
@@ -153,6 +240,11 @@ def read_markdown(text: str, display: str) -> RawTable:
 
     header_raw = _cells(lines[header_at])
     m = len(header_raw)
+    if m > MAX_TABLE_COLUMNS:
+        raise InputError(
+            f"File '{display}', line {header_at + 1} (the header) has {m:,} cells; Markdown tables are read up to "
+            f"{MAX_TABLE_COLUMNS:,} columns. Check that the text is one table, or save it as a CSV file."
+        )
     if align_at is not None:
         n_align = len(_cells(lines[align_at]))
         if n_align != m:
@@ -178,9 +270,11 @@ def read_markdown(text: str, display: str) -> RawTable:
         )
 
     header = list(_plain(pd.Series(header_raw, dtype=object)))
-    grid_raw = pd.DataFrame(rows, columns=range(m), dtype=object)
-    grid = pd.DataFrame({j: _plain(grid_raw[j]) for j in range(m)}, dtype=object)
-    formatted = sum(int((grid[j] != grid_raw[j].str.strip()).sum()) for j in range(m))
+    # All the cells in one column: one vectorised pass, not one per column (a wide table has thousands).
+    flat_raw = pd.Series([cell for row in rows for cell in row], dtype=object)
+    flat = _plain(flat_raw)
+    formatted = int((flat.to_numpy() != flat_raw.str.strip().to_numpy()).sum())
+    grid = pd.DataFrame(np.asarray(flat.to_numpy(), dtype=object).reshape(len(rows), m), columns=range(m), dtype=object)
     if formatted:
         notes.append(
             f"removed Markdown formatting (bold, italics, code, links, HTML) from {formatted} "

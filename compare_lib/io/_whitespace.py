@@ -22,7 +22,12 @@ Limits: an empty cell cannot be told apart from a wide gap, so rows with a blank
 :class:`~compare_lib.errors.InputError` naming the line (write "-" in empty cells); in mode 2 the
 values must be numbers or missing-value tokens, and a text column right after the name ("iris
 multiclass 95.1") is read as part of the name; a single-spaced header whose first label has several
-words is split by taking its last m-1 words as the column names. Texts over 200,000 lines are refused.
+words is split by taking its last m-1 words as the column names. Texts over 200,000 lines, and tables of more
+than :data:`~compare_lib.limits.MAX_TABLE_COLUMNS` columns, are refused.
+
+Cost (issue 27): linear in the text's length. The spread pattern matches the blanks before a sign only
+from where their run starts (it was tried from every blank of a run: seconds for a line of 40,000
+spaces), and the fields of all rows are classified in one vectorised call, never one call per field.
 """
 
 from __future__ import annotations
@@ -37,13 +42,17 @@ from compare_lib.errors import InputError
 from compare_lib.io._cells import MISSING_TOKENS, clean_score_cells
 from compare_lib.io._markdown import line_list
 from compare_lib.io._raw import MAX_TEXT_TABLE_LINES, RawTable, table_lines
+from compare_lib.limits import MAX_TABLE_COLUMNS
 
 __all__ = ["read_whitespace", "MAX_LINES"]
 
 MAX_LINES = MAX_TEXT_TABLE_LINES
 
 _GLUE = "\x00"  # stands for the spaces around "±" while splitting, so "86.4 ± 1.0" stays one field
-_PM = re.compile(r"[ \t]*(±|∓|\+/-|\+-)[ \t]*")
+# The blanks around a spread sign. The blanks before it are matched only from where their run starts (a
+# leading "[ \t]*" was tried from every blank of a run, then failed: quadratic); after a match, which
+# ends past its blanks, the next sign may follow directly (the optional group is left out).
+_PM = re.compile(r"(?:(?<![ \t])[ \t]++)?(±|∓|\+/-|\+-)[ \t]*+")
 _MULTI = re.compile(r"[ \t]*\t[ \t]*| {2,}")
 _SINGLE = re.compile(r"[ \t]+")
 _RULE_LINE = re.compile(r"[\s\-=_─━—–+|.]+")
@@ -81,6 +90,15 @@ def _numberish(tokens: list[str]) -> np.ndarray:
     number = cleaned.str.fullmatch(_NUMBERISH).fillna(False).astype(bool).to_numpy()
     missing = s.str.lower().isin(MISSING_TOKENS).to_numpy()
     return number | missing
+
+
+def _check_columns(display: str, k: int, m: int) -> None:
+    """Refuse a table of ``m`` columns beyond the limit (``k``: the index of a line that has them)."""
+    if m > MAX_TABLE_COLUMNS:
+        raise InputError(
+            f"File '{display}', line {k + 1} has {m:,} columns; tables copied from a PDF are read up to "
+            f"{MAX_TABLE_COLUMNS:,} columns. Check that the text is one table, or save it as a CSV file."
+        )
 
 
 def _short(line: str) -> str:
@@ -163,15 +181,14 @@ def read_whitespace(text: str, display: str) -> RawTable:
     multi_fields = {k: _MULTI.split(protected[k]) for k in body}
     widths = {len(f) for f in multi_fields.values()}
     # "iris  95.1 94.0" splits into 2 fields by runs of spaces, but its second field is two numbers.
-    packed = any(
-        _numberish(_tokens(field)).all()
-        for k in body
-        for field in multi_fields[k][1:]
-        if " " in field or "\t" in field
-    )
+    spaced = [_tokens(field) for k in body for field in multi_fields[k][1:] if " " in field or "\t" in field]
+    spaced_flags = _numberish([t for toks in spaced for t in toks])  # one call for all the fields
+    bounds = np.cumsum([0] + [len(toks) for toks in spaced])
+    packed = any(spaced_flags[bounds[i] : bounds[i + 1]].all() for i in range(len(spaced)))
     rows: list[list[str]]
     if len(widths) == 1 and widths != {1} and not packed:
         m = widths.pop()
+        _check_columns(display, body[0], m)
         rows = [[_restore(f) for f in multi_fields[k]] for k in body]
         how = "runs of 2 or more spaces or tabs"
     elif (
@@ -182,10 +199,12 @@ def read_whitespace(text: str, display: str) -> RawTable:
         # Mode 3: a text column between numbers. Rows made of a name and numbers are read by
         # mode 2 below, so that names with spaces stay whole.
         m = len(tokens[body[0]])
+        _check_columns(display, body[0], m)
         rows = [[_restore(f) for f in tokens[k]] for k in body]
         how = "single spaces"
     else:  # mode 2
         m = v + 1
+        _check_columns(display, next((k for k in body if trailing[k] >= v), body[0]), m)
         rows = []
         how_simple = all(len(tokens[k]) == v + 1 for k in body)
         for k in body:

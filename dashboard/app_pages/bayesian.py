@@ -32,8 +32,9 @@ test = TESTS[c1.radio("Test", list(TESTS), key="w_bay_test",
 ss["bay_test"] = test
 rope_max = max(suggested * 10, 1e-9)
 rope = c2.number_input(
-    "ROPE (in the units of the scores)", min_value=0.0, max_value=float(rope_max), value=float(ss.get("bay_rope", suggested))
-    if 0 <= ss.get("bay_rope", suggested) <= rope_max else float(suggested), step=float(suggested) / 10 or 0.001,
+    "ROPE (in the units of the scores)", min_value=0.0, max_value=float(rope_max),
+    value=float(state.remembered("bay_rope", suggested, lambda v: state.number(v, 0, rope_max))),
+    step=float(suggested) / 10 or 0.001,
     format="%.4g", key=f"w_bay_rope_{version}", help=reason + " Differences within ±ROPE count as practically equivalent.",
 )
 ss["bay_rope"] = rope
@@ -59,7 +60,7 @@ samples = d1.select_slider("Posterior samples per pair", options=SAMPLE_OPTIONS,
                            key="w_bay_samples")
 ss["bay_samples"] = samples
 seed = int(d2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
-                           value=int(state.remembered("bay_seed", 0, lambda v: 0 <= v <= 2**31 - 1 and v == int(v))),
+                           value=state.remembered("bay_seed", 0, lambda v: state.whole(v, 0, 2**31 - 1)),
                            key="w_bay_seed"))
 ss["bay_seed"] = seed
 st.caption(esc(reason))
@@ -248,12 +249,20 @@ else:
         "should: the difference is real. But it does not matter, and the Bayesian posterior says so: it "
         "concentrates inside the ROPE."
     )
+    # The form starts from the session (an earlier run or a link: links.CHOICES, issue 28).
     with st.form("relevance"):
         r1, r2, r3 = st.columns(3)
-        delta = r1.number_input("True difference", value=0.003, step=0.001, format="%.4f", min_value=-1.0, max_value=1.0)
-        noise = r2.number_input("Noise (sd)", value=0.01, step=0.001, format="%.4f", min_value=0.0001, max_value=1.0)
-        demo_rope = r3.number_input("ROPE", value=0.01, step=0.001, format="%.4f", min_value=0.0, max_value=1.0)
+        delta = r1.number_input("True difference", step=0.001, format="%.4f", min_value=-1.0, max_value=1.0,
+                                key="w_bdemo_delta", value=float(state.remembered("bdemo_delta", 0.003,
+                                                                                  lambda v: state.number(v, -1, 1))))
+        noise = r2.number_input("Noise (sd)", step=0.001, format="%.4f", min_value=0.0001, max_value=1.0,
+                                key="w_bdemo_noise", value=float(state.remembered("bdemo_noise", 0.01,
+                                                                                  lambda v: state.number(v, 0.0001, 1))))
+        demo_rope = r3.number_input("ROPE", step=0.001, format="%.4f", min_value=0.0, max_value=1.0, key="w_bdemo_rope",
+                                    value=float(state.remembered("bdemo_rope", 0.01, lambda v: state.number(v, 0, 1))))
         go = st.form_submit_button("Run the demo")
+    ss.update(bdemo_delta=float(delta), bdemo_noise=float(noise), bdemo_rope=float(demo_rope))
+    demo_config = (float(delta), float(noise), float(demo_rope), int(seed))
     if go:
         bar = st.progress(0.0, text="Simulating…")
         demo = ui.call(cl.relevance_demo, float(delta), float(noise), rope=float(demo_rope), seed=seed,
@@ -261,8 +270,13 @@ else:
         bar.empty()
         if demo is not None:
             ss["bay_demo"] = demo
+            ss["bay_demo_config"] = demo_config
+    ui.run_flag("bdemo_ran", "bay_demo" in ss and ss.get("bay_demo_config") == demo_config, "the relevance demo",
+                "Run the demo")  # travels in links (links.CHOICES, issue 28)
     if "bay_demo" in ss:
         demo = ss["bay_demo"]
+        if ss.get("bay_demo_config") != demo_config:
+            st.caption("The results below are from an earlier run with other settings; press Run to update.")
         st.plotly_chart(cl.plots.relevance_figure(demo, alpha), width="stretch", key="bay_demo_fig", config=ui.CHART_CONFIG)
         st.dataframe(cl.report.with_p_text(demo, ["wilcoxon_p"]), width="stretch", hide_index=True,
                  column_config=ui.plain_columns(demo))

@@ -137,11 +137,10 @@ st.success("Loaded: " + esc(state.table_caption(table)) + " (the whole file; the
 for key in ("link_message",):
     if ss.get(key):
         st.info(esc(ss.pop(key)))
-if ss.get("pending_view"):
-    st.warning(
-        "A shared link is waiting for its table: load the file it was made with and its view will be applied "
-        f"(the link's table fingerprint is {esc(ss['pending_view'].get('fp', [''])[0])})."
-    )
+# A fingerprint link awaiting its table is named on every page (app.py); here it can be dismissed.
+if ss.get("pending_view") and st.button("Forget the link's view (keep this table)", key="w_pending_forget"):
+    links.forget_pending_view()
+    st.rerun()
 loaded = state.loaded_results()
 if loaded is not None:
     results, token = loaded
@@ -255,7 +254,7 @@ else:
                 kind = fmt if fmt != "auto" else cl.io.sniff_format(data[:65536], uploaded.name)
                 if kind in ("xlsx", "xls", "ods"):
                     try:
-                        sheets = cl.io.sheet_names(data, kind, uploaded.name)
+                        sheets = state.sheet_names(data, kind, uploaded.name)
                     except cl.InputError as err:
                         sheets = []
                         ss["load_error"] = str(err)
@@ -284,7 +283,7 @@ else:
             if st.button("Use the pasted table", type="primary", key="w_paste_load"):
                 if not text.strip():
                     ss["load_error"] = "The text box is empty: paste a table with a header row first."
-                elif _read(text.encode("utf-8"), "pasted text", "paste", layout, missing, new_higher, None, fmt):
+                elif _read(text.encode("utf-8", "surrogatepass"), "pasted text", "paste", layout, missing, new_higher, None, fmt):
                     st.rerun()
 
 pending = ss.get("pending_read")
@@ -366,6 +365,13 @@ loaded = state.loaded_results()
 several_metrics = loaded is not None and len(loaded[0].metrics) > 1
 views = (["Scores (rank)", "Ranks", "Wins / ties / losses"] + (["Fold-level rows"] if active.folds is not None else [])
          + (["Across metrics"] if several_metrics else []))
+wanted = ss.get("load_preview")
+if wanted in links.LOAD_VIEWS and wanted not in views and "load_preview" in ss.get("link_keys", ()):
+    # A link's view that needs what did not travel with its table is said to be missing, not swapped (issue 28).
+    needs = "the fold-level rows" if wanted == "Fold-level rows" else "the other metrics of the file"
+    st.info(esc(f"The link's view '{wanted}' shows {needs}, which did not travel with the table: load the file to see "
+                f"it. Shown instead: '{views[0]}'."))
+    ss["link_keys"].discard("load_preview")
 # One view at a time (not tabs, which draw everything): the first page stays light to load.
 view = st.segmented_control("Show", views, default=st.session_state.get("load_preview") if st.session_state.get(
     "load_preview") in views else views[0], key="w_preview_view") or views[0]

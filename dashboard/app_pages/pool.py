@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 import compare_lib as cl
+import links
 import state
 import ui
 from ui import esc
@@ -37,7 +38,7 @@ PROCEDURES = {
 codes = list(PROCEDURES.values())
 stored_proc = ss.get("pool_correction", "bonferroni")
 if stored_proc not in codes:
-    st.warning(esc(f"The procedure {stored_proc!r} from the link is not offered here; using Bonferroni."))
+    st.warning(esc(f"The link's procedure (pproc) {links.shown(stored_proc)} is not offered here; using Bonferroni."))
     stored_proc = "bonferroni"
 c1, c2 = st.columns([2, 1])
 procedure = PROCEDURES[
@@ -56,9 +57,11 @@ present = set(names)
 stored = [c for c in ss.get("pool_members", names) if c in present]
 members_default = list(dict.fromkeys(stored)) if len(set(stored)) >= 2 else names
 
-FWER_MAX_K = 15  # the multiple-comparisons demo's largest k on the shared app
-FWER_MAX_REPS = 5000
+FWER_MAX_K = links.FWER_MAX_K  # the multiple-comparisons demo's largest k on the shared app
+FWER_MAX_REPS = links.FWER_MAX_REPS
 TABS = ["Subset explorer", "One pair in every pool", "All pairs", "Teaching demos"]
+#: The subset explorer's column naming the statistics whose verdict flips; Example 1's message points at it by name.
+FLIP_COLUMN = "verdict differs from the full pool"
 # Pools are counted exactly for Bonferroni and Nemenyi (Holm within each pool is counted as Bonferroni).
 matrix_proc = "bonferroni" if procedure == "holm" else procedure
 
@@ -151,7 +154,7 @@ with tab_explore:
                 name = col.split(":")[0]
                 add = np.where(changed[flag].to_numpy(), name, "")
                 flipped = np.where((flipped != "") & (add != ""), flipped + ", " + add, flipped + add)
-            shown.insert(2, "verdict differs from the full pool", flipped)
+            shown.insert(2, FLIP_COLUMN, flipped)
             column_config = ui.p_columns(shown, [])
             if len(shown) <= 2000:
                 st.dataframe(shown, width="stretch", hide_index=True, column_config=column_config)
@@ -286,21 +289,31 @@ with tab_demo:
              "mean-ranks test with Bonferroni calls A and B significantly different (Benavoli et al., §4.1).",
              "demo1", "benavoli2016-example1", ["A", "B"], ("A", "B"), tab=TABS[0],
              hint="The subset explorer below keeps only A and B: their mean-ranks verdict differs from the full "
-                  "pool's (A, B, C, D, E), flagged in the last column.")
+                  f"pool's (A, B, C, D, E), flagged in the column \"{FLIP_COLUMN}\".")
     st.markdown("#### Example 2: the pool can hide a real difference")
     st.markdown(
         "A ~ N(0, 1) and B ~ N(1.5, 1) on 20 data sets: the sign test finds the difference 94% of the time. Add "
         "C, D, E ~ N(5, 1), N(6, 1), N(7, 1), always better than both, and the mean-ranks test finds it about 5% "
-        "of the time: the ranks of A and B do not change, but the variance the test assumes grows with the pool."
+        "of the time (at the paper's α = 0.05; the simulation below uses the sidebar's α): the ranks of A and B do "
+        "not change, but the variance the test assumes grows with the pool."
     )
+    # The demos' forms start from the session (an earlier run or a link: links.CHOICES, issue 28).
+    remembered = state.remembered
     with st.form("demo2"):
         d1, d2, d3 = st.columns(3)
-        mean_b = d1.number_input("Mean of B", value=1.5, step=0.1, min_value=-100.0, max_value=100.0)
-        n_sets = d2.number_input("Data sets", min_value=5, max_value=500, value=20, step=1)
-        reps = d3.number_input("Repetitions", min_value=100, max_value=20000, value=2000, step=100)
-        others_text = st.text_input("Means of the other algorithms (up to 20)", value="5, 6, 7", max_chars=300)
-        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1)
+        mean_b = d1.number_input("Mean of B", step=0.1, min_value=-100.0, max_value=100.0, key="w_d2_mean_b",
+                                 value=float(remembered("d2_mean_b", 1.5, lambda v: state.number(v, -100, 100))))
+        n_sets = d2.number_input("Data sets", min_value=5, max_value=links.DEMO2_MAX_N, step=1, key="w_d2_n",
+                                 value=remembered("d2_n", 20, lambda v: state.whole(v, 5, links.DEMO2_MAX_N)))
+        reps = d3.number_input("Repetitions", min_value=100, max_value=links.DEMO2_MAX_REPS, step=100, key="w_d2_reps",
+                               value=remembered("d2_reps", 2000, lambda v: state.whole(v, 100, links.DEMO2_MAX_REPS)))
+        others_text = st.text_input("Means of the other algorithms (up to 20)", max_chars=links.MAX_CLASSIFIER_SPEC,
+                                    key="w_d2_others", value=remembered("d2_others", "5, 6, 7", lambda v: isinstance(v, str)))
+        seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="w_d2_seed",
+                               value=remembered("d2_seed", 0, lambda v: state.whole(v, 0, 2**31 - 1)))
         run = st.form_submit_button("Run the simulation")
+    demo2_config = (float(mean_b), int(n_sets), int(reps), others_text, int(seed), float(alpha))
+    ss.update(d2_mean_b=float(mean_b), d2_n=int(n_sets), d2_reps=int(reps), d2_others=others_text, d2_seed=int(seed))
     if run:
         try:
             extra = [float(x) for x in others_text.replace(";", ",").split(",") if x.strip()]
@@ -315,15 +328,21 @@ with tab_demo:
             progress.empty()
             if sim is not None:
                 ss["demo2_result"] = sim
+                ss["demo2_config"] = demo2_config
+    ui.run_flag("d2_ran", "demo2_result" in ss and ss.get("demo2_config") == demo2_config, "Example 2's simulation",
+                "Run the simulation")  # travels in links (links.CHOICES, issue 28)
     if "demo2_result" in ss:
         sim = ss["demo2_result"]
+        if ss.get("demo2_config") != demo2_config:
+            st.caption("The results below are from an earlier run with other settings; press Run to update.")
         paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
         st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig", config=ui.CHART_CONFIG)
         st.dataframe(sim, hide_index=True, width="stretch")
     st.markdown("#### Multiple comparisons: why a correction is needed")
     st.markdown(
         "k classifiers that are all **equally good**, compared pair by pair on N data sets (simulated). Without a "
-        "correction each of the m = k(k−1)/2 pairs has a 5% chance of a false \"significant\" verdict, and the chance "
+        f"correction each of the m = k(k−1)/2 pairs has a {alpha * 100:g}% chance (α = {alpha:g}, the sidebar's) of a "
+        "false \"significant\" verdict, and the chance "
         "of at least one grows quickly with k. Bonferroni and Holm keep it at or below α. The pairs of one table are "
         "not independent (they share classifiers and data sets), so the uncorrected rate stays below the "
         "independent-tests curve 1 − (1 − α)^m; and a discrete test such as the sign test cannot reach α exactly, "
@@ -332,18 +351,30 @@ with tab_demo:
     )
     with st.form("fwer_demo"):
         w1, w2, w3, w4 = st.columns(4)
-        fw_kmax = int(w1.number_input("Largest k", min_value=3, max_value=FWER_MAX_K, value=10, step=1,
+        fw_kmax = int(w1.number_input("Largest k", min_value=3, max_value=FWER_MAX_K, step=1, key="w_fw_kmax",
+                                      value=remembered("fw_kmax", 10, lambda v: state.whole(v, 3, FWER_MAX_K)),
                                       help=f"At most {FWER_MAX_K} here."))
-        fw_n = int(w2.number_input("Data sets (N)", min_value=5, max_value=200, value=20, step=5, help="At most 200 here."))
-        fw_reps = int(w3.number_input("Tables per k", min_value=100, max_value=FWER_MAX_REPS, value=500, step=100,
+        fw_n = int(w2.number_input("Data sets (N)", min_value=5, max_value=links.FWER_MAX_N, step=5, key="w_fw_n",
+                                   value=remembered("fw_n", 20, lambda v: state.whole(v, 5, links.FWER_MAX_N)),
+                                   help="At most 200 here."))
+        fw_reps = int(w3.number_input("Tables per k", min_value=100, max_value=FWER_MAX_REPS, step=100, key="w_fw_reps",
+                                      value=remembered("fw_reps", 500, lambda v: state.whole(v, 100, FWER_MAX_REPS)),
                                       help=f"At most {FWER_MAX_REPS:,} here."))
         fw_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not spec.pool_dependent}
-        fw_test = fw_tests[w4.selectbox("Pairwise test", list(fw_tests))]
+        fw_codes = list(fw_tests.values())
+        fw_test = fw_tests[w4.selectbox("Pairwise test", list(fw_tests), key="w_fw_test", index=fw_codes.index(
+            remembered("fw_test", fw_codes[0], lambda v: v in fw_codes)))]
         v1, v2 = st.columns(2)
-        fw_better = int(v1.number_input("Classifiers truly better (second chart)", min_value=1, max_value=5, value=2))
+        fw_better = int(v1.number_input("Classifiers truly better (second chart)", min_value=1, max_value=5,
+                                        key="w_fw_better", value=remembered("fw_better", 2, lambda v: state.whole(v, 1, 5))))
         fw_shift = float(v2.number_input("By how much (in noise standard deviations)", min_value=0.1, max_value=5.0,
-                                         value=1.0, step=0.1))
+                                         step=0.1, key="w_fw_shift",
+                                         value=float(remembered("fw_shift", 1.0, lambda v: state.number(v, 0.1, 5.0)))))
         run_fwer = st.form_submit_button("Run the simulation", type="primary")
+    ss.update(fw_kmax=fw_kmax, fw_n=fw_n, fw_reps=fw_reps, fw_test=fw_test, fw_better=fw_better, fw_shift=fw_shift)
+    # The run uses the post-hoc procedure chosen on the Post-hoc page too (a link of this tab carries it: CROSS_PAGE).
+    fwer_config = (fw_kmax, fw_n, fw_reps, fw_test, fw_better, fw_shift, ss.get("ph_correction", cl.DEFAULT_CORRECTION),
+                   float(alpha))
     if run_fwer:
         chosen_proc = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
         procs = tuple(dict.fromkeys([cl.UNCORRECTED, "bonferroni", cl.DEFAULT_CORRECTION]
@@ -364,8 +395,14 @@ with tab_demo:
         bar.empty()
         if len(parts) == len(ks):
             ss["fwer_demo_result"] = (pd.concat(parts, ignore_index=True), pd.concat(partial, ignore_index=True), fw_n, fw_reps)
+            ss["fwer_demo_config"] = fwer_config
+    ui.run_flag("fw_ran", "fwer_demo_result" in ss and ss.get("fwer_demo_config") == fwer_config,
+                "the multiple-comparisons simulation", "Run the simulation")  # travels in links (links.CHOICES, issue 28)
     if "fwer_demo_result" in ss:
         null, alt, fw_n_shown, fw_reps_shown = ss["fwer_demo_result"]
+        if ss.get("fwer_demo_config") != fwer_config:
+            st.caption("The results below are from an earlier run with other settings (here or on the Post-hoc page); "
+                       "press Run to update.")
         last = null[null["k"] == null["k"].max()].set_index("procedure")
         st.markdown(esc(f"With k = {int(null['k'].max())} equal classifiers on N = {fw_n_shown} data sets, "
                         f"{last.loc[cl.UNCORRECTED, 'fwer']:.0%} of the simulated tables had at least one \"significant\" "

@@ -35,7 +35,7 @@ def _remembered(key: str, options: list[str], default: str) -> int:
     value = ss.get(f"ph_{key}", default)
     if value in options:
         return options.index(value)
-    st.warning(esc(f"The {key} {value!r} is not available here; using {default!r}."))
+    st.warning(esc(f"The {key} {links.shown(value)} is not available here; using {default!r}."))
     ss[f"ph_{key}"] = default
     return options.index(default)
 
@@ -183,19 +183,15 @@ if view == "CD diagram":
         fig = cl.plots.cd_diagram(result)
         ui.wide_chart(fig, "cd_diagram", narrow=cl.plots.cd_diagram(result, orientation="vertical"),
                       config=ui.CHART_CONFIG)
+        # What the diagram shows, from the library (issue 28: it names each pair not rejected that no bar joins).
         if family == "all-pairs":
-            st.caption(
-                "Mean ranks with the best on the right (on a narrow screen, at the top). A thick bar joins "
-                "classifiers that the chosen procedure does not find significantly different (every rejected pair "
-                "is split); tap or hover a bar for the largest adjusted p-value inside it, a name for its mean rank."
-                + (" The CD bar is Nemenyi's critical difference." if result.attrs["cd"] else "")
-            )
+            st.caption("Mean ranks with the best on the right (on a narrow screen, at the top). "
+                       + esc(cl.plots.cd_caption(result))
+                       + " Tap or hover a bar for the largest adjusted p-value inside it, a name for its mean rank.")
         else:
-            st.caption(
-                "Demšar's Figure 1b: the control is orange, classifiers the procedure finds different from it are red."
-                + (" The shaded band spans one critical difference on either side of the control." if result.attrs["cd"] else
-                   " Only Bonferroni-Dunn has a single critical difference to draw.")
-            )
+            st.caption("Demšar's Figure 1b: the control is orange, the classifiers found different from it red. "
+                       + esc(cl.plots.cd_caption(result))
+                       + ("" if result.attrs["cd"] else " Only Bonferroni-Dunn has a single critical difference to draw."))
         ui.figure_downloads(fig, "cd_diagram", key="cd", svg=lambda: cl.plots.cd_svg(result),
                             png=lambda: cl.plots.cd_png(result))
     with st.expander("How to read a CD diagram"):
@@ -206,7 +202,9 @@ if view == "CD diagram":
             r"$CD = q_\alpha\sqrt{k(k+1)/(6N)}$ (Demšar 2006, §3.2.2). For the other procedures there is no single "
             "CD; the bars come straight from the procedure's decisions: each bar joins every classifier whose mean "
             "rank lies in its span, with no rejected pair among them. A classifier can belong to two bars: the data "
-            "do not tell which group it belongs to. Classifiers with equal mean ranks are joined or left out together."
+            "do not tell which group it belongs to. Classifiers with equal mean ranks are joined or left out together. "
+            "So two classifiers may be not significantly different and yet share no bar (a rejected pair lies between "
+            "them): a thin dashed line joins such a pair, and the caption under the diagram names it."
         )
 
 elif view == "How sure is the ranking?":
@@ -214,7 +212,8 @@ elif view == "How sure is the ranking?":
         "A mean-rank order is not a ranking: two classifiers whose pair the procedure cannot tell apart may hold "
         "each other's places. Each bar spans the ranks a classifier **can** hold, for all classifiers at once at "
         f"{1 - alpha:.0%} confidence: from 1 + the number of classifiers significantly better to k − the number "
-        "significantly worse, under the test and procedure chosen above (Mogstad, Romano, Shaikh & Wilhelm, 2024)."
+        "significantly worse, under the test and procedure chosen above (Mogstad, Romano, Shaikh & Wilhelm, 2024). "
+        "Whether that confidence holds depends on the test: see the note under the table."
     )
     if family == "control":
         st.info("Rank sets and letters need every pair compared: choose **All pairs** above.")
@@ -242,11 +241,9 @@ elif view == "How sure is the ranking?":
             })
             ui.download_buttons(display, "rank_sets", caption=f"Simultaneous {1 - alpha:.0%} rank sets and letters "
                                 f"({cl.posthoc_labels[test]}, {cl.PROCEDURES[procedure].label})", key="ranksets")
-            st.caption("The guarantee holds when the procedure controls the family-wise error strongly and the pairwise "
-                       "orders are consistent (the true order is the one of each pair's parameter: the pseudo-median "
-                       "difference for Wilcoxon, the median difference for the sign test, the expected rank difference "
-                       "for the mean-ranks statistics).")
-            boot_on = st.toggle("Show marginal bootstrap intervals of the mean rank instead",
+            # When the guarantee holds, as measured (issue 28): the library's words; a warning where it does not.
+            (st.warning if sets.attrs.get("guaranteed") is False else st.caption)(esc(sets.attrs["guarantee"]))
+            boot_on = st.toggle("Show marginal bootstrap intervals of the expected rank instead",
                                 value=bool(ss.get("ph_boot", False)), key="w_ph_boot")
             ss["ph_boot"] = boot_on
             if boot_on:
@@ -254,9 +251,9 @@ elif view == "How sure is the ranking?":
                 if boot is not None:
                     st.plotly_chart(cl.plots.rank_sets_figure(boot), width="stretch", key="rank_boot_chart",
                                     config=ui.CHART_CONFIG)
-                    st.caption("Percentile intervals of each mean rank from 2,000 resamplings of the data sets (seed 0). "
-                               "Each interval holds on its own (marginal), not for all classifiers at once: do not read "
-                               "a ranking from them.")
+                    st.caption(f"Intervals of each classifier's expected rank ({esc(boot.attrs['interval'])}) from "
+                               f"{boot.attrs['n_boot']:,} resamplings of the data sets (seed {boot.attrs['seed']}). "
+                               + esc(boot.attrs["guarantee"]))
 
 elif view == "Adjusted p-values":
     apvs = ui.call(ui.apv_effects, token, table, test, control, effect)
@@ -326,7 +323,10 @@ else:
                            key="dl_paragraph", on_click="ignore")
     st.markdown("**The whole analysis of this view** (the choices above, α and the classifiers and data sets kept):")
     ui.report_downloads(table, alpha=alpha, test=test, correction=procedure, control=control, effect=effect)
-    if link["carries_data"]:
+    if link.get("pending"):
+        where = ("The address still holds the link you opened, which awaits its table (see above): it becomes this "
+                 "view's link once that table is loaded.")
+    elif link["carries_data"]:
         where = "It carries your table itself (compressed): whoever has the link has the data."
     elif link["fingerprint_only"]:
         where = ("Your table is too large to travel in a link: the link records its fingerprint, and whoever opens it "

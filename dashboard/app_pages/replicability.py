@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 import compare_lib as cl
+import links
 import state
 import ui
 from ui import esc
@@ -52,22 +53,26 @@ with tab_sel:
         st.error(f"The table has {table.n_datasets} data sets; drawing samples needs at least 3.")
     else:
         remembered = state.remembered
+        # Each widget starts from the session (an earlier visit or a link) only when it offers that value: a value
+        # out of its range, or a float for a whole number, would make st.number_input raise.
         n_sets = c3.number_input("Data sets per sample", min_value=2, max_value=max_sets,
-                                 value=remembered("rep_nsets", min(10, max_sets), lambda v: 2 <= v <= max_sets),
+                                 value=remembered("rep_nsets", min(10, max_sets), lambda v: state.whole(v, 2, max_sets)),
                                  step=1, key="w_rep_nsets")
         d1, d2, d3 = st.columns(3)
         samples = d1.number_input("Samples per k", min_value=50, max_value=20000,
-                                  value=remembered("rep_samples", 1000, lambda v: 50 <= v <= 20000), step=50,
+                                  value=remembered("rep_samples", 1000, lambda v: state.whole(v, 50, 20000)), step=50,
                                   key="w_rep_samples")
         k_max = d2.number_input("Largest bias k", min_value=0, max_value=50,
-                                value=remembered("rep_kmax", 20, lambda v: 0 <= v <= 50), step=1, key="w_rep_kmax")
+                                value=remembered("rep_kmax", 20, lambda v: state.whole(v, 0, 50)), step=1,
+                                key="w_rep_kmax")
         k_step = d3.number_input("Step of k", min_value=1, max_value=10,
-                                 value=remembered("rep_kstep", 2, lambda v: 1 <= v <= 10), step=1, key="w_rep_kstep")
+                                 value=remembered("rep_kstep", 2, lambda v: state.whole(v, 1, 10)), step=1,
+                                 key="w_rep_kstep")
         chosen = st.multiselect("Tests", list(cl.SELECTION_TESTS),
                                 default=remembered("rep_tests", list(cl.SELECTION_TESTS),
                                                    lambda v: set(v) <= set(cl.SELECTION_TESTS)), key="w_rep_tests")
-        seed = st.number_input("Seed", min_value=0, value=remembered("rep_seed", 0, lambda v: v >= 0), step=1,
-                               key="w_rep_seed")
+        seed = st.number_input("Seed", min_value=0, max_value=cl.limits.MAX_SEED, step=1, key="w_rep_seed",
+                               value=remembered("rep_seed", 0, lambda v: state.whole(v, 0, cl.limits.MAX_SEED)))
         ss.update(rep_nsets=int(n_sets), rep_samples=int(samples), rep_kmax=int(k_max), rep_kstep=int(k_step),
                   rep_tests=list(chosen), rep_seed=int(seed))
         glance = ui.call(ui.selection_glance, state.active_token(), table, a, b, int(n_sets), alpha)
@@ -92,6 +97,8 @@ with tab_sel:
             if result is not None:
                 st.session_state["selection_result"] = (config, result)
         stored = st.session_state.get("selection_result")
+        ui.run_flag("rep_ran", stored is not None and stored[0] == config, "the selection experiment",
+                    "Run the experiment")  # travels in links (links.CHOICES, issue 28)
         if stored is not None:
             cfg, result = stored
             if cfg != config:
@@ -109,10 +116,14 @@ with tab_sel:
             if len(undefined):
                 st.caption("Undefined (zero error variance, never counted as a rejection): "
                            + ", ".join(f"{name} in {int(n):,} samples" for name, n in undefined.items()) + ".")
+            # The reading of the curves on screen, from their own numbers (issue 28): with A the worse of the two,
+            # rejections fall with k.
+            st.markdown(esc(cl.selection_trend_sentence(result)))
             ui.download_buttons(result, "selection_experiment", caption="Data-set selection experiment", key="sel")
             with st.expander("How to read these curves"):
                 st.markdown(
-                    "Rejections grow with k because the samples increasingly favour A. R(e) is lowest where a test "
+                    "A larger k draws more of the data sets on which A beats B: rejections grow with k when A is the "
+                    "better of the two, and fall when B is (the sentence above reads this run). R(e) is lowest where a test "
                     "rejects about half of the samples: a test whose p-values sit near α looks unreliable by R(e) "
                     "even if its p-values barely vary; R(p) measures that variation directly. Demšar found the "
                     "Wilcoxon test more powerful than the t-tests and the sign test the weakest, and Friedman "
@@ -134,7 +145,8 @@ with tab_plan:
     pa, pb = ui.classifier_pair(names, p1, p2, "w_plan", remember="plan", labels=("A (shifted)", "B"))
     difference = p3.number_input("Difference (score units)",
                                  value=float(state.remembered("plan_diff", cl.suggest_rope(table)[0],
-                                                              lambda v: abs(float(v)) < 1e12)), format="%.4g",
+                                                              lambda v: state.number(v, -1e12, 1e12) and abs(v) < 1e12)),
+                                 format="%.4g",
                                  key="w_plan_diff", help="How much better A is, in the units of the scores.")
     q1, q2, q3, q4 = st.columns(4)
     plan_tests = {spec.choice: name for name, spec in cl.PAIRWISE_TESTS.items() if not table.has_missing or spec.handles_missing}
@@ -144,13 +156,14 @@ with tab_plan:
         state.remembered("plan_test", plan_default, lambda v: v in plan_codes)))]
     n_max = int(q2.number_input("Largest N", min_value=5, max_value=PLAN_MAX_N,
                                 value=state.remembered("plan_nmax", min(PLAN_MAX_N, max(30, table.n_datasets)),
-                                                       lambda v: 5 <= v <= PLAN_MAX_N), step=5, key="w_plan_nmax",
+                                                       lambda v: state.whole(v, 5, PLAN_MAX_N)), step=5, key="w_plan_nmax",
                                 help=f"At most {PLAN_MAX_N} data sets here."))
     reps = int(q3.number_input("Studies per N", min_value=100, max_value=PLAN_MAX_REPS, step=100,
-                               value=state.remembered("plan_reps", 500, lambda v: 100 <= v <= PLAN_MAX_REPS),
+                               value=state.remembered("plan_reps", 500, lambda v: state.whole(v, 100, PLAN_MAX_REPS)),
                                key="w_plan_reps", help=f"At most {PLAN_MAX_REPS:,} here."))
-    plan_seed = int(q4.number_input("Seed", min_value=0, value=state.remembered("plan_seed", 0, lambda v: v >= 0), step=1,
-                                    key="w_plan_seed"))
+    plan_seed = int(q4.number_input("Seed", min_value=0, max_value=cl.limits.MAX_SEED, step=1, key="w_plan_seed",
+                                    value=state.remembered("plan_seed", 0,
+                                                           lambda v: state.whole(v, 0, cl.limits.MAX_SEED))))
     ss.update(plan_diff=float(difference), plan_test=plan_test, plan_nmax=n_max, plan_reps=reps, plan_seed=plan_seed)
     sizes = sorted({int(x) for x in np.linspace(5, n_max, num=min(10, n_max - 4))})
     plan_config = (state.active_token(), pa, pb, float(difference), plan_test, sizes, reps, plan_seed, float(alpha))
@@ -168,6 +181,8 @@ with tab_plan:
         if result is not None:
             ss["plan_result"] = (plan_config, result, smallest)
     stored = ss.get("plan_result")
+    ui.run_flag("plan_ran", stored is not None and stored[0] == plan_config, "the power curve",
+                "Compute the power curve")  # travels in links (links.CHOICES, issue 28)
     if stored is not None:
         cfg, result, smallest = stored
         if cfg != plan_config:
@@ -231,19 +246,30 @@ with tab_run:
         "and seeds; every classifier sees the same splits. The fold-level results feed the previous tab, and "
         "their averages can replace the table on every other page."
     )
+    # The form starts from the session (an earlier run or a link: links.CHOICES, issue 28) and stores what it ran.
+    remembered = state.remembered
     with st.form("experiment"):
         e1, e2 = st.columns(2)
-        clf_choice = e1.multiselect("Classifiers", list(cl.BUILTIN_CLASSIFIERS),
-                                    default=["naive Bayes", "decision tree", "k-NN"])
-        extra = e1.text_input("Another scikit-learn classifier (optional)", value="",
-                              placeholder='sklearn.svm.SVC {"C": 10}')
-        data_choice = e2.multiselect("Data sets", list(cl.BUILTIN_DATASETS), default=["iris", "wine"])
-        scheme_choice = e2.multiselect("Schemes", ["5x2cv", "10-fold cv", "10x10-fold cv", "subsampling 30 x 10%"],
-                                       default=["5x2cv"])
+        clf_choice = e1.multiselect("Classifiers", list(cl.BUILTIN_CLASSIFIERS), key="w_exp_classifiers",
+                                    default=remembered("exp_classifiers", list(links.EXPERIMENT_CLASSIFIERS),
+                                                       lambda v: set(v) <= set(cl.BUILTIN_CLASSIFIERS)))
+        extra = e1.text_input("Another scikit-learn classifier (optional)", key="w_exp_extra",
+                              value=remembered("exp_extra", "", lambda v: isinstance(v, str)),
+                              max_chars=links.MAX_CLASSIFIER_SPEC, placeholder='sklearn.svm.SVC {"C": 10}')
+        data_choice = e2.multiselect("Data sets", list(cl.BUILTIN_DATASETS), key="w_exp_datasets",
+                                     default=remembered("exp_datasets", list(links.EXPERIMENT_DATASETS),
+                                                        lambda v: set(v) <= set(cl.BUILTIN_DATASETS)))
+        scheme_choice = e2.multiselect("Schemes", list(links.EXPERIMENT_SCHEMES), key="w_exp_schemes",
+                                       default=remembered("exp_schemes", ["5x2cv"],
+                                                          lambda v: set(v) <= set(links.EXPERIMENT_SCHEMES)))
         g1, g2 = st.columns(2)
-        n_seeds = g1.number_input("Seeds (repetitions of the whole experiment)", min_value=2, max_value=100, value=10)
-        n_jobs = g2.number_input("Parallel jobs (-1 = all cores)", min_value=-1, max_value=64, value=-1)
+        n_seeds = g1.number_input("Seeds (repetitions of the whole experiment)", min_value=2,
+                                  max_value=links.EXPERIMENT_MAX_SEEDS, key="w_exp_seeds",
+                                  value=remembered("exp_seeds", 10, lambda v: state.whole(v, 2, links.EXPERIMENT_MAX_SEEDS)))
+        n_jobs = g2.number_input("Parallel jobs (-1 = all cores)", min_value=-1, max_value=64, value=-1, key="w_exp_jobs")
         go_run = st.form_submit_button("Run", type="primary")
+    ss.update(exp_classifiers=list(clf_choice), exp_extra=extra, exp_datasets=list(data_choice),
+              exp_schemes=list(scheme_choice), exp_seeds=int(n_seeds))
     if go_run:
         clfs = clf_choice + ([extra.strip()] if extra.strip() else [])
         bar = st.progress(0.0, text="Training…")
@@ -253,6 +279,8 @@ with tab_run:
         if folds_run is not None:
             st.session_state["experiment_folds"] = folds_run
             st.rerun()  # the fold-level tab, drawn earlier in this run, can now offer the results
+    ui.run_flag("exp_ran", "experiment_folds" in ss, "the experiment (its fold-level results feed the fold-level "
+                "views)", "Run")  # travels in links (links.CHOICES, issue 28)
     if "experiment_folds" in st.session_state:
         folds_run = st.session_state["experiment_folds"]
         st.success(

@@ -4,6 +4,12 @@ Run from the repository root with the test tools installed (openpyxl for .xlsx, 
 
     .venv/bin/python tests/data/formats/make_spreadsheets.py
 
+The old Excel 97-2003 file results.xls (issue 27: the .xls reader's tests) is written with xlwt, which is
+not a dependency of the project: install it into a throw-away folder for the one run and delete it after:
+
+    .venv/bin/python -m pip install --target /tmp/xlwt_target xlwt==1.3.0
+    PYTHONPATH=/tmp/xlwt_target .venv/bin/python tests/data/formats/make_spreadsheets.py xls
+
 The files are committed; this script documents how they were made. The table is a copy of a paper's
 results table as a researcher would type it: a title row, an empty row, the header starting in column
 B, numbers as numbers (one float that has no short decimal form, to check full precision), a text
@@ -86,6 +92,26 @@ def make_ods() -> None:
     doc.save(str(HERE / "results.ods"))
 
 
+def make_xls() -> None:
+    """results.xls: the same table as results.xlsx, in the BIFF8 format of Excel 97-2003 (xlwt 1.3.0)."""
+    import xlwt
+
+    wb = xlwt.Workbook()
+    ws = wb.add_sheet("AUC")
+    ws.write(0, 0, TITLE)
+    for j, h in enumerate(HEADER):
+        ws.write(2, 1 + j, h)
+    for i, row in enumerate(ROWS):
+        for j, v in enumerate(row):
+            ws.write(3 + i, 1 + j, v)
+    wb.save(str(HERE / "results.xls"))
+
+
 if __name__ == "__main__":
-    make_xlsx()
-    make_ods()
+    import sys
+
+    if sys.argv[1:] == ["xls"]:
+        make_xls()
+    else:
+        make_xlsx()
+        make_ods()
