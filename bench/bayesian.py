@@ -24,8 +24,8 @@ def table(k: int, n: int, seed: int = 0) -> cl.ScoreTable:
 def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        tutorial = cl.load_scores("sample_data/benavoli2017_tutorial_accuracy.csv")
-        benavoli = cl.load_scores("sample_data/benavoli2016_table2_accuracy.csv")
+        tutorial = cl.load_scores("sample_data/benavoli2017_tutorial_accuracy.csv", higher_is_better=True)
+        benavoli = cl.load_scores("sample_data/benavoli2016_table2_accuracy.csv", higher_is_better=True)
     x, y = tutorial.scores["nbc"], tutorial.scores["aode"]
     rows = [
         ("signed-rank, one pair, 54 data sets, 50k samples",

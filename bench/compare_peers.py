@@ -27,7 +27,7 @@ import compare_lib as cl
 
 
 def tables() -> dict[str, pd.DataFrame]:
-    out = {"Benavoli 54 x 7": cl.load_scores("sample_data/benavoli2016_table2_accuracy.csv").scores}
+    out = {"Benavoli 54 x 7": cl.load_scores("sample_data/benavoli2016_table2_accuracy.csv", higher_is_better=True).scores}
     for n, k in ((100, 20), (1000, 50)):
         rng = np.random.default_rng(n + k)
         scores = rng.normal(0.8, 0.05, size=(n, k)) + np.linspace(0, 0.04, k)

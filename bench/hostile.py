@@ -134,7 +134,7 @@ try:
         query = data.decode()
         payload = json.loads(zlib.decompress(base64.urlsafe_b64decode(query.split("=", 1)[1] + "==")))
         result = cl.load_scores(payload["csv"].encode("utf-8", "surrogatepass"), name="table from the link",
-                                format="csv", layout="wide")
+                                format="csv", layout="wide", higher_is_better=bool(payload.get("higher", True)))
         outcome = f"read {result.n_datasets} x {result.n_classifiers}"
     else:
         source = data.decode("utf-8", "surrogatepass") if kind == "paste" else data
@@ -249,7 +249,7 @@ def run_live_attack(name: str, arrives: str, payload, folder: Path) -> None:
                 attacker.set_input_files('[data-testid="stFileUploaderDropzoneInput"]', str(path))
             elif arrives == "paste":
                 attacker.wait_for_selector(IDLE, timeout=120_000)
-                attacker.get_by_text("Paste a table").first.click()
+                attacker.get_by_text("Paste", exact=True).first.click()
                 area = attacker.locator("textarea").first
                 area.wait_for()
                 area.fill(payload)

@@ -2,8 +2,9 @@
 
 Implements Demšar (2006), García & Herrera (2008), García, Fernández, Luengo & Herrera (2010),
 Eisinga et al. (2017) and Benavoli, Corani & Mangili (2016).
-Conventions: rank 1 = best, ties get average ranks, the direction of the scores is always given
-(``higher_is_better``), tests are two-sided.
+Conventions: rank 1 = best, ties get average ranks, the direction of the scores is stated
+(``higher_is_better``) or looked up by the metric's name in the direction catalogue
+(:func:`guess_direction`), never assumed; tests are two-sided.
 
     import compare_lib as cl
     t = cl.load_scores("scores.csv", higher_is_better=True)
@@ -29,7 +30,8 @@ __version__ = "0.1.0"
 _PUBLIC: dict[str, tuple[str, ...]] = {
     "errors": ("ApproximationWarning", "DataWarning", "InputError"),
     "_table": ("MISSING_POLICIES", "ScoreTable", "as_table"),
-    "io": ("AGGREGATES", "FORMATS", "LAYOUTS", "Results", "load_scores", "read_results"),
+    "io": ("AGGREGATES", "FORMATS", "LAYOUTS", "Results", "direction_catalogue", "guess_direction", "load_scores",
+           "read_results"),
     "_result": ("Result", "TestResult", "RankTestResult", "FTestResult", "FrameResult", "PairwiseStatistics"),
     "_adjust": ("DEFAULT_CORRECTION", "UNCORRECTED", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
                 "register_procedure", "unregister_procedure", "rom_critical_values", "shaffer_t"),
@@ -58,6 +60,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_familywise": ("familywise_error",),
     "_rank_sets": ("best_set", "rank_set_labels", "rank_sets", "rank_sets_from_posthoc", "winners_sentence", "worst_set"),
     "_letters": ("letters",),
+    "_rename": ("parse_renames",),  # issue 28: "old = new" lines for ScoreTable.rename
     "_cd_layout": ("unjoined_pairs",),  # issue 28: pairs not rejected that no CD bar joins
     "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),

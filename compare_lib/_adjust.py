@@ -29,7 +29,7 @@ import numpy as np
 
 from ._exhaustive import bergmann_hommel_raw
 from ._validation import check_choice, check_new_name
-from .errors import InputError
+from .errors import InputError, arg
 from .limits import MAX_BERGMANN_HOMMEL_K, MAX_ROM_HYPOTHESES, MAX_SHAFFER_K
 
 #: The two families of hypotheses: all k(k-1)/2 pairs, or the k-1 comparisons with a control.
@@ -479,9 +479,12 @@ def _nemenyi_apv(h: Hypotheses) -> np.ndarray:
     from ._critical import studentized_range_sf_many
 
     if h.statistic is None or h.k is None:
+        from ._pairwise_tests import mean_ranks_test
+
         raise InputError(
-            "Nemenyi's APVs come from the studentized range of the mean-ranks statistic, not from p-values; "
-            "use compare_lib.posthoc(table, test='mean-ranks', correction='nemenyi'), or 'bonferroni' here."
+            "Nemenyi's APVs come from the studentized range of the mean-ranks statistic, not from p-values; use "
+            f"compare_lib.posthoc with {arg('test', mean_ranks_test().name)} and {arg('correction', 'nemenyi')}, or "
+            f"{arg('correction', 'bonferroni')} here."
         )
     return studentized_range_sf_many(np.abs(h.statistic) * math.sqrt(2), h.k)
 

@@ -27,32 +27,10 @@ import pandas as pd
 from ._adjust import DEFAULT_CORRECTION
 from ._pairwise_tests import RECOMMENDED_TEST
 from ._result import Result
-from .errors import ApproximationWarning, InputError
+from .errors import ApproximationWarning, InputError, arg
 
-#: Keyword arguments of :func:`compare_lib.read_results` a source may record (for the reproducing script).
-READ_OPTIONS = ("format", "sheet", "sep", "decimal", "layout", "dataset_col", "classifier_col", "metric_col",
-                "value_col", "fold_cols")
-#: Keyword arguments of :meth:`compare_lib.Results.table` a source may record.
-TABLE_OPTIONS = ("metric", "higher_is_better", "missing", "aggregate")
-
-
-@dataclasses.dataclass(frozen=True)
-class Source:
-    """How the table was read, so that a script can read it again: the file (its name, looked up next to
-    the script), the reader's options, the table's options (metric, direction, missing-data policy,
-    aggregation of folds) and a selection of classifiers and data sets made afterwards."""
-
-    path: str
-    read: dict = dataclasses.field(default_factory=dict)
-    table: dict = dataclasses.field(default_factory=dict)
-    classifiers: tuple[str, ...] | None = None
-    datasets: tuple[str, ...] | None = None
-
-    def __post_init__(self):
-        unknown = (set(self.read) - set(READ_OPTIONS)) | (set(self.table) - set(TABLE_OPTIONS))
-        if unknown:
-            raise InputError(f"Source: unknown option(s) {', '.join(sorted(map(str, unknown)))}; read options are "
-                             f"{', '.join(READ_OPTIONS)}; table options are {', '.join(TABLE_OPTIONS)}.")
+# How the table was made (the reproducing script replays it): see compare_lib._provenance.
+from ._provenance import READ_OPTIONS, TABLE_OPTIONS, Source  # noqa: E402,F401  (public here: cl.Source)
 
 
 def _versions() -> dict:
@@ -149,6 +127,14 @@ class Analysis(Result):
 
         return summary_text(self)
 
+    def numbers(self) -> dict[str, float]:
+        """The numbers the analysis shows, at full precision, by name: each omnibus test's statistic and
+        p-value, the mean ranks, each pair's statistic, p-value and adjusted p-value (and the Bayesian
+        probabilities with a ROPE). The reproducing script prints them for comparison."""
+        from ._document import analysis_numbers
+
+        return analysis_numbers(self)
+
     def __str__(self) -> str:
         return self.summary()
 
@@ -173,25 +159,43 @@ class Analysis(Result):
 
         return html_report(self, figures=figures, fragment=fragment)
 
-    def to_latex(self) -> str:
-        """A LaTeX fragment for ``\\input``: the tables (booktabs) and the CD diagram (TikZ)."""
+    def to_latex(self, *, wide: str | None = None, width: float | None = None) -> str:
+        """A LaTeX fragment for ``\\input``: the paragraph with natbib citations, the tables (booktabs), the CD
+        diagram (TikZ) and the bibliography. Every table fits ``width`` pt (default: the article class's text
+        width, 345 pt; a column of a two-column article is 229.5); ``wide="table*"`` puts the post-hoc and scores
+        tables across both columns of a two-column document (469 pt), ``wide="landscape"`` on a page turned
+        sideways (pdflscape, 550 pt). The first comment lines name the packages the preamble needs."""
         from ._document import latex_report
 
-        return latex_report(self)
+        return latex_report(self, wide=wide, width=width)
 
     def to_python(self) -> str:
-        """A script that reproduces the analysis with the library alone, from the data file (looked up next
-        to the script) or, without one, from the scores written into the script."""
+        """A script that reproduces the analysis with the library alone, from any working folder: it reads the
+        data file again where it was read (its absolute path; it stops with a message when the file is gone and
+        warns when its SHA-256 changed) with the same options, metric, direction, missing-data policy,
+        aggregation and selection; a table with no file on disk (pasted, uploaded, built in memory) travels in
+        the script as analysed. It prints :meth:`numbers` for comparison."""
         from ._document import python_script
 
         return python_script(self)
 
+    def references(self) -> list[dict]:
+        """The works the analysis cites (its report's methods, paragraph and captions), each as plain data:
+        ``key``, ``authors``, ``year``, ``title``, ``venue`` (and volume, number, pages, ``text``: the reference
+        written out, ``bibtex``). The one list every format shows: the JSON report's ``references``, the reference
+        list of the HTML and Markdown reports, the LaTeX report's bibliography and :meth:`to_bibtex`."""
+        from ._document import report_references
+
+        return report_references(self)
+
+    def to_bibtex(self) -> str:
+        """The BibTeX entries of exactly the works the analysis cites (:meth:`references`), for your .bib file;
+        the LaTeX report cites them by these keys (``\\citep{demsar2006}``)."""
+        return "\n\n".join(r["bibtex"] for r in self.references()) + "\n"
+
     def bibtex(self) -> str:
-        from ._references import bibtex
-
-        from ._document import RANK_SET_NOTE
-
-        return bibtex(self.paragraph() + " Friedman 1937; Iman & Davenport 1980" + (" " + RANK_SET_NOTE if self.control is None else ""))
+        """The same as :meth:`to_bibtex`."""
+        return self.to_bibtex()
 
     def _repr_html_(self) -> str:
         return self.to_html(fragment=True)
@@ -226,8 +230,8 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
     Parameters
     ----------
     table : ScoreTable, DataFrame (with ``higher_is_better``) or a path
-        A path is read with :func:`compare_lib.load_scores` (higher is better unless said) and recorded as
-        the source.
+        A path is read with :func:`compare_lib.load_scores` (the direction is ``higher_is_better`` when given,
+        else looked up by the metric's name, and refused when unknown) and recorded as the source.
     alpha : float
         Family-wise significance level.
     test, correction, control :
@@ -239,7 +243,9 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
     effect_measure : str
         The effect size reported with each pair (:func:`compare_lib.with_effect_sizes`).
     source : Source or dict, optional
-        How the table was read (file name and options), for :meth:`Analysis.to_python`.
+        How the table was made (file and options), for :meth:`Analysis.to_python`; by default the table's own
+        record (:attr:`ScoreTable.provenance`: a table read with :func:`compare_lib.read_results` or
+        :func:`compare_lib.load_scores` knows its file), else none (the script then carries the scores).
     progress : callable, optional
         Called with the fraction done (0 to 1) during the long steps.
     """
@@ -254,16 +260,16 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
         # A Path stays a path even when its name holds a line break; a str with one is the table's text.
         path = table if isinstance(table, Path) or "\n" not in table else None
         table = load_scores(Path(path) if path is not None else table,
-                            higher_is_better=True if higher_is_better is None else higher_is_better)
-        if path is not None:
-            source = source or Source(Path(path).name, table={"higher_is_better": table.higher_is_better})
+                            higher_is_better=higher_is_better)
     t = as_table(table, higher_is_better)
     check_alpha(alpha)
     if isinstance(source, dict):
         source = Source(**source)
+    if source is None:  # how the table was made, recorded by read_results, Results.table and subset
+        source = getattr(t, "provenance", None)
     if control is not None and control not in t.classifiers:
-        raise InputError(f"control={control!r} is not among the classifiers ({', '.join(t.classifiers)}); pick one of "
-                         "them, or leave control out to compare all pairs.")
+        raise InputError(f"{arg('control', control)} is not among the classifiers ({', '.join(t.classifiers)}); pick "
+                         f"one of them, or leave out {arg('control', bare=True)} to compare all pairs.")
     report = progress or (lambda fraction: None)
     from ._effect_sizes import with_effect_sizes
     from ._posthoc import posthoc
@@ -279,7 +285,7 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
 
         if isinstance(rope, str):
             if rope != "auto":
-                raise InputError(f"rope={rope!r}: give a number in the units of the scores, or 'auto'.")
+                raise InputError(f"{arg('rope', rope)}: give a number in the units of the scores, or 'auto'.")
             rope = suggest_rope(t)[0]
         bayes = bayesian_posthoc(t, rope=float(rope), seed=seed, samples=bayesian_samples,
                                  progress=lambda f: report(0.4 + 0.6 * f))

@@ -35,7 +35,7 @@ from scipy import stats
 from ._table import ScoreTable, as_table
 from ._result import Result
 from ._validation import check_seed
-from .errors import InputError
+from .errors import InputError, arg
 from .limits import MAX_SEED
 
 PRIOR_PLACES = ("rope", "x", "y")
@@ -88,7 +88,8 @@ def _differences(x, y, higher_is_better: bool) -> np.ndarray:
 
 def _check(rope, prior_strength, prior_place, samples) -> None:
     if not (isinstance(rope, (int, float, np.floating)) and math.isfinite(rope) and rope >= 0):
-        raise InputError(f"rope must be a number >= 0 in the units of the scores (e.g. 0.01), got {rope!r}.")
+        raise InputError(f"{arg('rope', bare=True)} must be a number >= 0 in the units of the scores (e.g. 0.01), "
+                         f"got {rope!r}.")
     if prior_strength is not None and not (math.isfinite(prior_strength) and prior_strength > 0):
         raise InputError(f"prior_strength must be a positive number, got {prior_strength!r}.")
     if prior_place is not None and prior_place not in PRIOR_PLACES:
@@ -431,7 +432,7 @@ def bayesian_posthoc(table, rope: float | None = None, test: str = "signed-rank"
     t = as_table(table, higher_is_better)
     t.require_complete("The Bayesian analysis of all pairs")
     if test not in ("signed-rank", "sign"):
-        raise InputError(f"test={test!r} is not known; choose 'signed-rank' or 'sign'.")
+        raise InputError(f"{arg('bayesian.test', test)} is not known; choose 'signed-rank' or 'sign'.")
     if not (0.5 < decision < 1):
         raise InputError(f"decision must be a probability between 0.5 and 1 (e.g. 0.95), got {decision!r}.")
     reason = None

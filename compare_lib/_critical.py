@@ -20,7 +20,7 @@ import numpy as np
 from scipy import interpolate, special, stats
 
 from ._validation import check_choice
-from .errors import InputError
+from .errors import InputError, arg
 
 CD_METHODS = ("nemenyi", "bonferroni-dunn")
 
@@ -29,7 +29,7 @@ def _check_k_alpha(k, alpha) -> None:
     if int(k) != k or k < 2:
         raise InputError(f"k must be a whole number of classifiers >= 2, got {k!r}.")
     if not (isinstance(alpha, (int, float, np.floating)) and 0 < float(alpha) < 1):
-        raise InputError(f"alpha must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
+        raise InputError(f"{arg('alpha', bare=True)} must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
 
 
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)

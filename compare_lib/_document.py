@@ -12,13 +12,15 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import re
+from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 
 from ._markdown_text import frame_to_html, frame_to_markdown, md_text
-from ._paper_tables import BOOKTABS_COMMENT, engine_note, latex_escape, scores_table, strip_engine_notes, to_latex
+from ._paper_tables import engine_note, latex_escape, scores_table, strip_engine_notes, to_latex
 from ._references import cite
+from ._table import direction_sentence
 from .errors import InputError
 
 RANK_SET_NOTE = ("Rank set: the ranks each classifier can hold, simultaneously for all, at 1 − α (by projection from "
@@ -43,7 +45,7 @@ def _data_lines(a) -> list[str]:
         lines.append(f"Source: {a.source.path}" + (f" (sheet {a.source.read['sheet']})" if a.source.read.get("sheet") else ""))
     elif t.source:
         lines.append(f"Source: {t.source}")
-    lines.append(f"Metric: {a.metric}; {'higher' if t.higher_is_better else 'lower'} is better.")
+    lines.append(f"Metric: {a.metric}; {direction_sentence(t)}.")
     lines.append(f"{t.n_classifiers} classifiers: {', '.join(t.classifiers)}.")
     lines.append(f"{t.n_datasets} data sets" + (f"; {int(np.isnan(t.scores.to_numpy(dtype=float)).sum())} missing "
                                                "cell(s) kept as missing (each pair compared where both have a score)"
@@ -66,7 +68,7 @@ def _method_lines(a) -> list[str]:
         lines.append("Omnibus test: Skillings–Mack's generalisation of the Friedman test to a table with missing "
                      "cells (Skillings & Mack, 1981), referred to χ².")
     else:
-        lines.append("Omnibus tests: Friedman's χ² on the mean ranks (Friedman, 1937) and Iman–Davenport's F, its "
+        lines.append("Omnibus tests: Friedman's χ² on the mean ranks (Friedman, 1937, 1940) and Iman–Davenport's F, its "
                      "less conservative form (Iman & Davenport, 1980)"
                      + ("; the exact permutation p-value of the Friedman statistic, computable for this table size"
                         if "exact" in a.omnibus else "")
@@ -199,10 +201,13 @@ def analysis_dict(a) -> dict:
         "title": _title(a),
         "versions": dict(a.versions),
         "choices": a.choices(),
-        "data": {"metric": t.metric, "higher_is_better": t.higher_is_better, "k": t.n_classifiers, "n": t.n_datasets,
+        "data": {"metric": t.metric, "higher_is_better": t.higher_is_better,
+                 "direction_stated": bool(getattr(t, "direction_stated", True)),
+                 "direction": direction_sentence(t), "k": t.n_classifiers, "n": t.n_datasets,
                  "classifiers": list(t.classifiers), "datasets": [str(d) for d in t.datasets],
                  "missing_cells": int(np.isnan(t.scores.to_numpy(dtype=float)).sum()), "notes": list(t.notes),
-                 "source": None if a.source is None else {"path": a.source.path, "read": a.source.read,
+                 "source": None if a.source is None else {"path": a.source.path, "kind": a.source.kind,
+                                                          "sha256": a.source.sha256, "read": a.source.read,
                                                           "table": a.source.table}},
         "omnibus": {k: r.to_dict() for k, r in a.omnibus.items()},
         "mean_ranks": {str(k): float(v) for k, v in a.mean_ranks.items()},
@@ -210,6 +215,8 @@ def analysis_dict(a) -> dict:
                     "cd": post.attrs.get("cd"), "effect_measure": a.effect_measure, "rows": rows},
         "paragraph": a.paragraph(),
         "notes": list(a.notes),
+        # the works the report cites (one list for every format): key, authors, year, title, venue, ...
+        "references": [{k: v for k, v in r.items() if k != "text"} for r in a.references()],
     }
     if a.letters:
         out["letters"] = a.letters
@@ -218,6 +225,27 @@ def analysis_dict(a) -> dict:
     if a.bayesian is not None:
         out["bayesian"] = {"settings": {k: v for k, v in a.bayesian.attrs.items()},
                            "rows": a.bayesian.to_dict(orient="records")}
+    return out
+
+
+def analysis_numbers(a) -> dict[str, float]:
+    """The numbers the analysis shows, at full precision, by name (:meth:`Analysis.numbers`)."""
+    out: dict[str, float] = {}
+    for name, result in a.omnibus.items():
+        out[f"{name} statistic"] = float(result.statistic)
+        out[f"{name} p"] = float(result.pvalue)
+    for classifier, rank in a.mean_ranks.items():
+        out[f"mean rank {classifier}"] = float(rank)
+    for row in a.posthoc.to_dict(orient="records"):
+        pair = f"{row['a']} vs {row['b']}"
+        out[f"{pair} statistic"] = float(row["statistic"])
+        out[f"{pair} p"] = float(row["p"])
+        out[f"{pair} adjusted p"] = float(row["p_adj"])
+    if a.bayesian is not None:
+        for row in a.bayesian.to_dict(orient="records"):
+            pair = f"{row['a']} vs {row['b']}"
+            for key in ("p_a", "p_rope", "p_b"):
+                out[f"{pair} Bayesian {key}"] = float(row[key])
     return out
 
 
@@ -273,7 +301,9 @@ def markdown_report(a, *, figures: bool = True) -> str:
         out += ["### Bayesian comparisons", "", frame_to_markdown(bayesian_table(a))]
     out += ["### Scores and ranks", "", scores_table(a.table, format="markdown", max_rows=REPORT_MAX_ROWS)]
     out += ["## Paragraph for a paper", ""] + [md_text(p) for p in a.paragraph().split("\n\n")]
-    out += ["", "## References", ""] + _fenced(a.bibtex(), "bibtex") + ["", "## Reproduce", ""]
+    refs = a.references()
+    out += ["", "## References", ""] + [f"- {md_text(r['text'])}" for r in refs] + ["", "BibTeX:", ""]
+    out += _fenced(a.to_bibtex(), "bibtex") + ["", "## Reproduce", ""]
     out += _fenced(python_script(a), "python") + ["", "---", ""]
     out += [md_text(line) + "  " for line in _provenance_lines(a)]
     return "\n".join(out) + "\n"
@@ -317,7 +347,8 @@ def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
         body.append("<h3>Bayesian comparisons</h3>" + frame_to_html(bayesian_table(a)))
     body.append("<h3>Scores and ranks</h3>" + _scores_html(a.table))
     body.append("<h2>Paragraph for a paper</h2>" + "".join(f"<p class=paragraph>{e(p)}</p>" for p in a.paragraph().split("\n\n")))
-    body.append(f"<h2>References</h2><pre>{e(a.bibtex())}</pre>")
+    body.append("<h2>References</h2><ul>" + "".join(f"<li>{e(r['text'])}</li>" for r in a.references())
+                + f"</ul><p>BibTeX:</p><pre>{e(a.to_bibtex())}</pre>")
     body.append(f"<h2>Reproduce</h2><pre>{e(python_script(a))}</pre>")
     body.append("<p class=meta>" + "<br>".join(e(x) for x in _provenance_lines(a)) + "</p>")
     content = "\n".join(body)
@@ -376,36 +407,116 @@ def latex_text(text: str) -> str:
     return out
 
 
-def latex_report(a) -> str:
+def omnibus_caption(a) -> str:
+    """The caption of the omnibus table, with the tests' references (plain text)."""
+    if "skillings_mack" in a.omnibus:
+        return (f"Omnibus test on the {a.metric}: Skillings–Mack's generalisation of the Friedman test to a table "
+                "with missing cells (Skillings & Mack, 1981).")
+    return (f"Omnibus tests on the {a.metric}: Friedman's test on the mean ranks (Friedman, 1937, 1940) and "
+            "Iman–Davenport's F, its less conservative form (Iman & Davenport, 1980)"
+            + ("; the exact permutation p-value of the Friedman statistic" if "exact" in a.omnibus else "")
+            + "; the repeated-measures ANOVA for comparison (Demšar, 2006, §3.2.1).")
+
+
+def cited_text(a) -> str:
+    """Every sentence of the report that cites a work (methods, paragraph, captions), in the order shown."""
+    return " ".join([*_method_lines(a), a.paragraph(), omnibus_caption(a), ranks_caption(a)])
+
+
+def report_references(a) -> list[dict]:
+    """The works the analysis cites, as plain data (:func:`compare_lib._references.reference`), alphabetically
+    as an author-year list is: one list for every format."""
+    from ._references import reference, work_keys
+
+    known, _ = work_keys(cited_text(a), always=("Demšar 2006",))
+    return [reference(w) for w in sorted(known, key=lambda work: (work[0].casefold(), work[1]))]
+
+
+def ranks_caption(a) -> str:
+    """The caption of the mean-ranks table: what its rank sets and letters mean, with their references."""
+    return "Mean ranks (1 = best)." + (" " + RANK_SET_NOTE if a.rank_sets is not None else "")
+
+
+def _latex_cited(text: str) -> str:
+    """Plain text as LaTeX with its citations as natbib commands (``\\citet``, ``\\citep``)."""
+    from ._references import latex_cites
+
+    return latex_cites(text, latex_text)
+
+
+_CITE_COMMAND = re.compile(r"\\cite(?:t|p|alp)(?:\[[^\]]*\])?\{([^}]*)\}")
+_CD_BOX = (r"\ifdefined\compareCDbox\else\newsavebox{\compareCDbox}\fi",
+           r"\ifdim\wd\compareCDbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\compareCDbox}}"
+           r"\else\usebox{\compareCDbox}\fi")
+
+
+def latex_cited_works(tex: str) -> list[tuple[str, str]]:
+    """The works a LaTeX text cites with natbib commands, as (first author, year), alphabetically (as an
+    author-year bibliography lists them)."""
+    from ._references import _ENTRIES, bibtex_key
+
+    by_key = {bibtex_key(work): work for work in _ENTRIES}
+    keys = [k.strip() for m in _CITE_COMMAND.finditer(tex) for k in m.group(1).split(",")]
+    cited = [by_key[k] for k in dict.fromkeys(keys) if k in by_key]
+    return sorted(cited, key=lambda work: (work[0].casefold(), work[1]))  # author-year lists are alphabetical
+
+
+def latex_report(a, *, wide: str | None = None, width: float | None = None) -> str:
+    """The report as a LaTeX fragment for ``\\input``: the paragraph with natbib citations, the tables (each fitting
+    ``width`` pt, the article's 345 by default; ``wide``: "table*" or "landscape" for the post-hoc and scores
+    tables), the CD diagram (TikZ, never wider than the line) and the bibliography (a natbib
+    ``thebibliography``: pdflatex alone resolves it)."""
+    from ._paper_tables import (ARTICLE_WIDTH_PT, NEEDS_MARK, _check_wide, pair_probabilities_latex,
+                                posthoc_latex)
+    from ._references import thebibliography
+
+    _check_wide(wide, width)
     stem = "compare"
-    out = ["% compare_lib report: \\input{} this file in a document. It needs in the preamble:",
-           "%   \\usepackage[T1]{fontenc}  \\usepackage{booktabs}  \\usepackage{tikz}",
-           "% " + latex_escape(_title(a)).replace("\n", " "),
-           "% " + _provenance_lines(a)[0], ""]
-    out.append(latex_text(" ".join(a.paragraph().split("\n\n"))))
-    out.append("")
-    out.append(to_latex(omnibus_table(a), caption=f"Omnibus tests ({a.metric}).", label=f"tab:{stem}-omnibus",
-                        columns=["test", "symbol", "statistic", "df", "p"]))
-    out.append(to_latex(mean_rank_table(a), caption="Mean ranks (1 = best).", label=f"tab:{stem}-ranks"))
+    body = [r"\providecommand{\citet}{\cite}\providecommand{\citep}{\cite}\providecommand{\citealp}{\cite}", "",
+            r"\begin{sloppypar}", _latex_cited(" ".join(a.paragraph().split("\n\n"))), r"\end{sloppypar}", ""]
+    narrow = width if width is not None and wide is None else None  # the small tables stay in the column
+    fit = {"width": narrow if narrow is not None else ARTICLE_WIDTH_PT}
+    body.append(to_latex(omnibus_table(a), caption=_latex_cited(omnibus_caption(a)), label=f"tab:{stem}-omnibus",
+                         columns=["test", "symbol", "statistic", "df", "p"], caption_is_latex=True, **fit))
+    body.append(to_latex(mean_rank_table(a), caption=_latex_cited(ranks_caption(a)), label=f"tab:{stem}-ranks",
+                         caption_is_latex=True, **fit))
     tikz = _cd_tikz(a)
     if tikz is not None:
-        out += [r"\begin{figure}[ht]", r"\centering", tikz.rstrip(),
-                rf"\caption{{Critical-difference diagram: {latex_escape(a.posthoc_title())}. {latex_text(_cd_caption(a))}}}"
-                if hasattr(a, "posthoc_title") else rf"\caption{{Critical-difference diagram. {latex_text(_cd_caption(a))}}}",
-                rf"\label{{fig:{stem}-cd}}", r"\end{figure}", ""]
-    table = posthoc_table(a)
-    out.append(to_latex(table, caption=f"Post-hoc comparisons (α = {a.alpha:g}).".replace("α", "alpha"),
-                        label=f"tab:{stem}-posthoc"))
+        title = f"Critical-difference diagram: {latex_escape(a.posthoc_title())}." if hasattr(a, "posthoc_title") else (
+            "Critical-difference diagram.")
+        body += [r"\begin{figure}[ht]", r"\centering", _CD_BOX[0], r"\sbox{\compareCDbox}{%", tikz.rstrip() + "%", "}%",
+                 _CD_BOX[1], rf"\caption{{{title} {latex_text(_cd_caption(a))}}}", rf"\label{{fig:{stem}-cd}}",
+                 r"\end{figure}", ""]
+    body.append(posthoc_latex(a.posthoc, caption=latex_text(f"Post-hoc comparisons ({a.metric}, α = {a.alpha:g})."),
+                              caption_is_latex=True, label=f"tab:{stem}-posthoc", wide=wide, width=width))
     if a.bayesian is not None:
-        out.append(to_latex(bayesian_table(a), caption="Bayesian signed-rank comparisons.", label=f"tab:{stem}-bayes"))
-    out.append(scores_table(a.table, format="latex", caption=f"{a.metric}: scores with their ranks in brackets; the "
-                            "best of each data set in bold.", label=f"tab:{stem}-scores", max_rows=REPORT_MAX_ROWS))
-    text = strip_engine_notes("\n".join(out).replace(BOOKTABS_COMMENT + "\n", ""))  # said once, at the top
+        body.append(pair_probabilities_latex(a.bayesian, caption="Bayesian signed-rank comparisons.",
+                                             label=f"tab:{stem}-bayes", wide=wide, width=width))
+    better = "higher" if a.table.higher_is_better else "lower"
+    body.append(scores_table(a.table, format="latex", caption=f"{a.metric} ({better} is better): scores with their "
+                             "ranks in brackets; the "
+                             "best of each data set in bold.", label=f"tab:{stem}-scores", max_rows=REPORT_MAX_ROWS,
+                             wide=wide, width=width))
+    text = "\n".join(body)
+    packages = ["booktabs", "tikz", "natbib"]
+    for line in text.split("\n"):
+        if line.startswith(NEEDS_MARK):
+            packages += re.findall(r"\\usepackage\{([^}]+)\}", line)
+    text = "\n".join(line for line in text.split("\n") if not line.startswith(NEEDS_MARK))  # said once, at the top
+    cited = latex_cited_works(text)
+    if cited:
+        text += ("\n% The references cited above (natbib, author-year). To use your own BibTeX file instead, delete this\n"
+                 "% environment and add the entries of analysis.to_bibtex() (the report's .bib) to your file.\n"
+                 + thebibliography(cited))
+    head = ["% compare_lib report: \\input{} this file in a document. It needs in the preamble:",
+            "%   \\usepackage[T1]{fontenc}  " + "  ".join(f"\\usepackage{{{p}}}" for p in dict.fromkeys(packages)),
+            "%   (natbib gives the author-year citations; without it they are printed as [Author(Year)].)",
+            "% " + latex_escape(_title(a)).replace("\n", " "),
+            "% " + latex_escape(f"Direction: {direction_sentence(a.table)}.").replace("\n", " "),
+            "% " + _provenance_lines(a)[0], ""]
+    text = strip_engine_notes(text)
     note = engine_note(text)  # Greek, Cyrillic, CJK, emoji: lualatex or xelatex (issue 27)
-    if note:  # after the two lines on the preamble
-        head = text.split("\n", 2)
-        text = head[0] + "\n" + head[1] + "\n" + note + head[2]
-    return text
+    return "\n".join(head[:2]) + "\n" + note + "\n".join(head[2:]) + "\n" + text
 
 
 # -- the reproducing script --------------------------------------------------------------------------------------------
@@ -417,7 +528,7 @@ def latex_report(a) -> str:
 _SCRIPT_HEADER = '''"""Reproduces a comparison of classifiers made with compare_lib.
 
 Every name, the metric, the file name and the notes are written below as Python literals and are only
-ever used as data. Run it with the library alone:
+ever used as data. Run it with the library alone, from any folder:
     python this_script.py
 """'''
 
@@ -471,8 +582,19 @@ def _call(options: dict, *, first: bool = False) -> str:
     return text if first else ", " + text
 
 
+def _score(x: float) -> float | None:
+    """A score as the script writes it: the shortest text that reads back as the same double (``repr``: 0.763,
+    never 0.76300000000000001), None for a missing cell (NaN); an infinity has no place in a score table."""
+    x = float(x)
+    if x != x:
+        return None
+    if x in (float("inf"), float("-inf")):
+        raise InputError("An infinite score cannot be written into the reproducing script.")  # ScoreTable refuses them
+    return x
+
+
 def _score_rows(t) -> list[list]:
-    return [[None if v != v else float(v) for v in row] for row in t.scores.to_numpy(dtype=float)]
+    return [[_score(v) for v in row] for row in t.scores.to_numpy(dtype=float)]
 
 
 def _labels(values) -> list:
@@ -487,45 +609,122 @@ def _labels(values) -> list:
     return out
 
 
-def python_script(a) -> str:
+#: What the script says about where its table comes from, by Source.kind (None: no source recorded).
+_EMBED_CASES = {
+    None: ["# Case: a table built in memory (a DataFrame or a ScoreTable in a notebook): there is no file to read",
+           "# again, so the table as analysed is written below."],
+    "paste": ["# Case: pasted text. Nothing on disk can be read again, so the table as analysed (after the choice of",
+              "# metric, the aggregation of runs, the missing-data policy and the selection) is written below."],
+    "upload": ["# Case: an uploaded file (the dashboard's upload or a link's table, or bytes given to read_results):",
+               "# it has no path on your disk, so the table as analysed (after the choice of metric, the aggregation",
+               "# of runs, the missing-data policy and the selection) is written below. SOURCE is its name."],
+    "sample": ["# Case: a sample table of the dashboard (SOURCE, in the sample_data folder of compare_lib's repository):",
+               "# the table as analysed (after the selection) is written below."],
+    "file": ["# Case: a file whose name or options cannot be written as Python literals: the table as analysed",
+             "# is written below."],
+}
+
+
+def _replay_lines(a, src) -> list[str]:
+    """The lines that read the data file again (a Source of kind "file"): its path, its SHA-256 check, the
+    reader's options, the table's options and the selection. InputError when one has no literal."""
     t = a.table
+    read = {k: v for k, v in src.read.items() if v is not None and not (k in ("format", "layout") and v == "auto")}
+    table = {"metric": src.table.get("metric", t.metric), "higher_is_better": t.higher_is_better,
+             "missing": src.table.get("missing", t.missing)}
+    if src.table.get("aggregate", "mean") != "mean":
+        table["aggregate"] = src.table["aggregate"]
+    if PurePath(src.path).is_absolute():
+        lines = ["# Case: a file read from disk. The script reads it again where it was read (its absolute path: the",
+                 "# script runs from any folder), with the same options, and checks that it is the same file.",
+                 f"DATA_FILE = Path({_literal(str(src.path))})"]
+    else:
+        lines = ["# Case: a data file recorded by its name: it is looked up next to this script.",
+                 f"DATA_FILE = Path(__file__).resolve().parent / {_literal(str(src.path))}"]
+    if src.sha256 is not None:
+        lines.append(f"DATA_SHA256 = {_literal(src.sha256)}  # the file's SHA-256 when the analysis read it")
+    lines += ["if not DATA_FILE.is_file():",
+              '    raise SystemExit(f"the data file {DATA_FILE} is gone: put it back or edit DATA_FILE")']
+    if src.sha256 is not None:
+        lines += ["if hashlib.sha256(DATA_FILE.read_bytes()).hexdigest() != DATA_SHA256:",
+                  '    print(f"warning: the data file {DATA_FILE} has changed since the analysis (its SHA-256 differs): "',
+                  '          "the numbers may differ from the report.", file=sys.stderr)']
+    if src.loader == "load_scores" and table["metric"] is not None:
+        # read knowing its metric (load_scores), which can decide how a long file is laid out
+        lines.append(f"table = cl.load_scores(DATA_FILE{_call(read)}{_call(table)})")
+    else:
+        metric = table.pop("metric")
+        lines.append(f"results = cl.read_results(DATA_FILE{_call(read)})")
+        lines.append(f"table = results.table({_call(table, first=True)})" if metric is None
+                     else f"table = results.table({_literal(metric)}{_call(table)})")
+    if src.classifiers is not None or src.datasets is not None:
+        selection = {"classifiers": None if src.classifiers is None else list(src.classifiers),
+                     "datasets": None if src.datasets is None else list(src.datasets)}
+        lines.append("# The classifiers and data sets kept (None: all of them).")
+        lines.append(f"table = table.subset({_call(selection, first=True)})")
+    return lines
+
+
+def _embed_lines(a, src) -> list[str]:
+    """The lines that rebuild the table as analysed from literals (no file to read again)."""
+    t = a.table
+    lines = list(_EMBED_CASES[None if src is None else src.kind])
+    if src is not None and src.kind != "file":
+        lines.append(f"SOURCE = {_literal(str(src.path))}")
+    lines += ["# One row per data set, one column per classifier, None for a missing score.",
+              f"CLASSIFIERS = {_literal(_labels(t.classifiers))}",
+              f"DATASETS = {_literal(_labels(t.datasets))}",
+              "SCORES = [", *(f"    {_literal(row)}," for row in _score_rows(t)), "]",
+              "table = cl.ScoreTable(pd.DataFrame(SCORES, index=DATASETS, columns=CLASSIFIERS, dtype=float)"
+              + _call({"higher_is_better": t.higher_is_better, "missing": "pairwise" if t.has_missing else "error",
+                       "metric": t.metric}) + ")"]
+    return lines
+
+
+def python_script(a) -> str:
+    """The script of :meth:`Analysis.to_python`: it replays the steps that made the table (a file on disk read
+    again by its absolute path, checked by its SHA-256) or carries the table as analysed (pasted, uploaded or
+    built in memory), runs the same analysis and prints its numbers. Every value from the data is a literal."""
+    t = a.table
+    src = a.source
     date = _dt.date.today().isoformat()
+    body = None
+    if src is not None and src.kind == "file":
+        try:
+            body = _replay_lines(a, src)
+        except InputError:  # a name or an option with no literal: carry the table instead
+            body = None
+    replays = body is not None
+    if not replays:
+        body = _embed_lines(a, src)
     lines = [_SCRIPT_HEADER.rstrip("\n")]
-    lines += ["import compare_lib as cl", "import pandas as pd"] if a.source is None else [
-        "from pathlib import Path", "", "import compare_lib as cl"]
+    if replays:
+        lines += (["import hashlib", "import sys"] if src.sha256 is not None else []) + [
+            "from pathlib import Path", "", "import compare_lib as cl"]
+    else:
+        lines += ["import compare_lib as cl", "import pandas as pd"]
     lines += ["", "# What this reproduces, and how it was made (data, not code).",
               f"TITLE = {_literal(_title(a))}",
               f"MADE_WITH = {_literal({'compare_lib': str(a.versions.get('compare_lib', '')), 'date': date})}",
               f"NOTES = {_literal(tuple(str(n) for n in t.notes))}", ""]
-    if a.source is not None:
-        read = {k: v for k, v in a.source.read.items() if v is not None and not (k in ("format", "layout") and v == "auto")}
-        options = {"metric": t.metric, "higher_is_better": t.higher_is_better, "missing": t.missing}
-        options.update({k: v for k, v in a.source.table.items() if k == "aggregate" and v != "mean"})
-        lines.append("# The data file, next to this script (a Path: a name is never taken for the table's text).")
-        lines.append(f"DATA_FILE = {_literal(str(a.source.path))}")
-        lines.append(f"results = cl.read_results(Path(DATA_FILE){_call(read)})")
-        lines.append(f"table = results.table({_call(options, first=True)})")
-        if a.source.classifiers is not None or a.source.datasets is not None:
-            selection = {"classifiers": list(a.source.classifiers) if a.source.classifiers else None,
-                         "datasets": list(a.source.datasets) if a.source.datasets else None}
-            lines.append(f"table = table.subset({_call(selection, first=True)})")
-    else:
-        lines += ["# The scores, written into the script (no data file was recorded): one row per data set, one",
-                  "# column per classifier, None for a missing score.",
-                  f"CLASSIFIERS = {_literal(_labels(t.classifiers))}",
-                  f"DATASETS = {_literal(_labels(t.datasets))}",
-                  "SCORES = [", *(f"    {_literal(row)}," for row in _score_rows(t)), "]",
-                  "table = cl.ScoreTable(pd.DataFrame(SCORES, index=DATASETS, columns=CLASSIFIERS, dtype=float)"
-                  + _call({"higher_is_better": t.higher_is_better, "missing": t.missing, "metric": t.metric}) + ")"]
+    lines += body
     call = {"alpha": a.alpha, "test": a.test, "correction": a.correction}
     if a.control is not None:
         call["control"] = a.control
     if a.rope is not None:
         call.update(rope=a.rope, seed=a.seed)
+        samples = a.bayesian.attrs.get("samples") if a.bayesian is not None else None
+        if samples is not None and int(samples) != 50_000:  # analyze's default
+            call["bayesian_samples"] = int(samples)
     if a.effect_measure != "hodges_lehmann":
         call["effect_measure"] = a.effect_measure
     lines += ["", "# The whole analysis in one call (report: analysis.to_html(), .to_latex(), .to_markdown()).",
               f"analysis = cl.analyze(table{_call(call)})", "print(analysis.summary())", "",
+              "# The numbers the analysis showed, at full precision: the omnibus statistics and p-values, the mean",
+              "# ranks, each pair's statistic, p-value and adjusted p-value. Compare them with the report.",
+              'print("\\nNumbers at full precision:")',
+              "for name, value in analysis.numbers().items():",
+              '    print(f"{name} = {value!r}")', "",
               "# The same steps one by one."]
     if t.has_missing:
         lines += ["print(cl.skillings_mack(table))"]

@@ -64,7 +64,7 @@ from ._pairwise_tests import RECOMMENDED_TEST, lookup_test
 from ._plan import _chunk, _pairwise
 from ._posthoc import _adjusted, _Family
 from ._validation import check_alpha, check_seed
-from .errors import InputError
+from .errors import InputError, arg
 
 #: Most classifiers of the simulated tables (435 pairs).
 MAX_FAMILYWISE_K = 30
@@ -186,11 +186,13 @@ def familywise_error(
                          f"got {shift!r}.")
     shift = float(shift)
     if better and shift == 0:
-        raise InputError(f"better={better} with shift=0 makes no classifier better: give the shift (in units of the "
-                         "scores' standard deviation, e.g. shift=1.0), or better=0 for the complete null.")
+        raise InputError(f"{arg('better', better)} with {arg('shift', 0)} makes no classifier better: give the "
+                         f"shift (in units of the scores' standard deviation, e.g. {arg('shift', 1.0)}), or "
+                         f"{arg('better', 0)} for the complete null.")
     if shift != 0 and not better:
-        raise InputError("shift is added to the first `better` classifiers; with better=0 there are none: give "
-                         "better= (e.g. better=2) as well, or shift=0 for the complete null.")
+        raise InputError(f"shift is added to the first `better` classifiers; with {arg('better', 0)} there are none: "
+                         f"give {arg('better')} (e.g. {arg('better', 2)}) as well, or {arg('shift', 0)} for the "
+                         "complete null.")
     if progress is not None and not callable(progress):
         raise InputError(f"progress must be a function of the fraction done (0 to 1), got {progress!r}.")
     corrected = [name for name in names if name != UNCORRECTED]

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ._posthoc import as_posthoc_result
-from .errors import InputError
+from .errors import InputError, arg
 
 #: Most letters held during the construction: a display needing more cannot be read (the number of
 #: letters can grow exponentially with k for contrived patterns of decisions).
@@ -121,7 +121,7 @@ def letters(posthoc_result, *, mean_ranks=None) -> dict[str, str]:
     ranks = result.mean_ranks if mean_ranks is None else dict(pd.Series(mean_ranks))
     if not ranks:
         raise InputError("The post-hoc result has no mean ranks (attrs['mean_ranks']); pass the result of "
-                         "compare_lib.posthoc, or give mean_ranks={classifier: mean rank}.")
+                         f"compare_lib.posthoc, or give {arg('mean_ranks')}{{classifier: mean rank}}.")
     names = [str(x) for x in ranks]
     values = np.array([float(ranks[x]) for x in ranks])
     frame = result.frame

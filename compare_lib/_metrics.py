@@ -15,7 +15,7 @@ import pandas as pd
 from ._adjust import DEFAULT_CORRECTION
 from ._pairwise_tests import RECOMMENDED_TEST
 from ._validation import check_alpha
-from .errors import ApproximationWarning, DataWarning, InputError
+from .errors import ApproximationWarning, DataWarning, InputError, worded
 
 
 def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = DEFAULT_CORRECTION, alpha: float = 0.05,
@@ -77,7 +77,7 @@ def compare_metrics(results, *, test: str = RECOMMENDED_TEST, correction: str = 
                     omnibus_p = exact.pvalue if exact.method == "exact" else iman_davenport(table).pvalue
                 res = posthoc(table, test=test, correction=correction, alpha=alpha, as_result=True)
         except InputError as err:
-            row["problem"] = str(err)
+            row["problem"] = worded(err)  # Python's words; in_words(cell, "app") gives the dashboard's
             rows.append(row)
             continue
         ranks = table.mean_ranks

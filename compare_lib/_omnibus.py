@@ -25,7 +25,7 @@ from ._critical import dunnett_sf_many, studentized_range_sf_many
 from ._table import ScoreTable, as_table
 from ._validation import check_choice
 from ._result import FTestResult, RankTestResult
-from .errors import ApproximationWarning, InputError
+from .errors import ApproximationWarning, InputError, arg
 from ._exact import all_identical_probability, friedman_exact_sf
 
 
@@ -75,7 +75,7 @@ def _approximation_notes(k: int, n: int, *, warn: bool = True) -> tuple[str, ...
     note = (
         f"With k = {k} classifiers and N = {n} data sets the chi-square approximation of the Friedman statistic "
         "is rough (Demšar's rule of thumb asks for N > 10 and k > 5); Iman-Davenport's F_F is less conservative, "
-        "and the exact permutation p-value (method='exact' or 'auto') needs no approximation."
+        "and the exact permutation p-value (the Friedman test's exact method) needs no approximation."
     )
     if warn:
         warnings.warn(note, ApproximationWarning, stacklevel=4)
@@ -126,7 +126,8 @@ def _exact_p(doubled_ranks: np.ndarray, sum_squares: int, method: str) -> float 
         n, k = doubled_ranks.shape
         raise InputError(
             f"The exact Friedman distribution for N = {n} data sets and k = {k} classifiers is too large to "
-            "compute here; use method='auto' (exact where feasible, else asymptotic) or 'asymptotic'."
+            f"compute here; use {arg('method', 'auto')} (exact where feasible, else asymptotic) or "
+            f"{arg('method', 'asymptotic')}."
         )
     return p
 

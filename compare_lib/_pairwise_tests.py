@@ -159,6 +159,12 @@ def mean_ranks_test() -> PairwiseTest:
     return next(x for x in PAIRWISE_TESTS.values() if x.mean_ranks)
 
 
+def exact_rank_sum_test() -> PairwiseTest | None:
+    """The entry of the exact rank-sum difference (Eisinga et al. 2017), which messages offer where a rank
+    statistic's approximation is rough or undefined; None if it was unregistered."""
+    return PAIRWISE_TESTS.get("rank-sum-exact")
+
+
 # ---------------------------------------------------------------------------------------------
 # kernels of the statistics computed here (the rank statistics live in _rank_tests)
 

@@ -57,7 +57,7 @@ from ._result import Result
 from ._table import ScoreTable, as_table
 from ._two_classifiers import EXACT_WILCOXON_MAX_N, sign_test_rows, wilcoxon_rows
 from ._validation import check_alpha, check_choice, check_seed
-from .errors import InputError
+from .errors import InputError, arg
 from .limits import EXACT_WILCOXON_WORK
 from .ranks import average_ranks
 
@@ -168,7 +168,7 @@ def _design(table_or_effects, *, classifier, against, k, spread, baseline, highe
         names, scores, means, source = t.classifiers, np.array(t.oriented_scores, dtype=float), None, "table"
         if baseline == "table":
             notes.append("The simulated studies keep the differences the table shows: power at difference 0 is the "
-                         "chance of finding them again, not a false-positive rate (baseline='exchangeable' removes them).")
+                         "chance of finding them again, not a false-positive rate (the 'exchangeable' baseline removes them).")
         if test == BAYESIAN_TEST and rope is None:
             from ._bayesian import suggest_rope
 
@@ -205,14 +205,15 @@ def _design(table_or_effects, *, classifier, against, k, spread, baseline, highe
         scores, source, baseline, spread = None, "effects", None, float(spread)
         if test == BAYESIAN_TEST and rope is None:
             raise InputError("The Bayesian test needs a region of practical equivalence in the units of the scores: "
-                             "pass rope= (e.g. 0.01 for accuracies in [0, 1]).")
+                             f"pass {arg('plan.rope')} (e.g. {arg('plan.rope', 0.01)} for accuracies in [0, 1]).")
     c = _index(names, names[0] if classifier is None else classifier, "classifier")
     other = None if against is None else _index(names, against, "against")
     if other == c:
         raise InputError(f"classifier and against are both {names[c]!r}; name two different classifiers.")
     if test == BAYESIAN_TEST and other is None:
         if len(names) != 2:
-            raise InputError("The Bayesian signed-rank test compares two classifiers: name the second one with against=.")
+            raise InputError(f"The Bayesian signed-rank test compares two classifiers: name the second one with "
+                             f"{arg('against')}.")
         other = 1 - c
     return _Design(names, source, scores, means, spread, baseline, c, other, rope, tuple(notes))
 
@@ -220,7 +221,7 @@ def _design(table_or_effects, *, classifier, against, k, spread, baseline, highe
 def _index(names: list[str], name, what: str) -> int:
     if name not in names:
         shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
-        raise InputError(f"{what}={name!r} is not among the classifiers ({shown}); pick one of them.")
+        raise InputError(f"{arg(what, name)} is not among the classifiers ({shown}); pick one of them.")
     return names.index(name)
 
 
@@ -375,8 +376,8 @@ def _whole(value, what: str, low: int, high: int) -> int:
 def _sizes(n_datasets, design: _Design) -> list[int]:
     if n_datasets is None:
         if design.source == "effects":
-            raise InputError("Say how many data sets the planned study has: n_datasets=30 (or a list of sizes for a "
-                             "power curve).")
+            raise InputError(f"Say how many data sets the planned study has: {arg('n_datasets', 30)} (or a list of "
+                             "sizes for a power curve).")
         n_datasets = design.scores.shape[0]
     values = [n_datasets] if np.ndim(n_datasets) == 0 else list(n_datasets)
     if not values:
@@ -409,13 +410,13 @@ def _settings(table_or_effects, *, classifier, against, test, correction, alpha,
         try:
             spec = lookup_test(test)
         except InputError:
-            raise InputError(f"test={test!r} is not known; choose one of the post-hoc statistics "
+            raise InputError(f"{arg('plan.test', test)} is not known; choose one of the post-hoc statistics "
                              f"({', '.join(test_names())}) or '{BAYESIAN_TEST}'.") from None
         lookup_procedure(correction, "all-pairs")
         alpha = check_alpha(alpha)
         if rope is not None:
             raise InputError(f"rope is the region of practical equivalence of the Bayesian test; pass "
-                             f"test='{BAYESIAN_TEST}' to use it.")
+                             f"{arg('plan.test', BAYESIAN_TEST)} to use it.")
         test = spec.name
     else:
         from ._bayesian import _check

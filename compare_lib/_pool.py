@@ -36,7 +36,7 @@ from scipy import stats
 from ._adjust import holm_rows
 from ._critical import nemenyi_q
 from ._table import ScoreTable, as_table
-from .errors import InputError
+from .errors import InputError, arg
 from .ranks import win_fraction
 from ._two_classifiers import sign_test_rows, wilcoxon_rows
 from ._result import FrameResult
@@ -65,7 +65,7 @@ def _renamed_correction(correction: str, procedure: str | None, where: str) -> s
 def _check(t: ScoreTable, alpha: float, correction: str, pair: tuple[str, str] | None = None) -> None:
     t.require_complete("The pool sensitivity analysis (mean ranks within each pool)")
     check_alpha(alpha)
-    check_choice(correction, POOL_CORRECTIONS, "correction")
+    check_choice(correction, POOL_CORRECTIONS, "pool.correction")  # not the Post-hoc page's procedure
     if pair is not None:
         a, b = pair
         for name in (a, b):
@@ -434,7 +434,8 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
         spec = PAIRWISE_TESTS.get(statistic)
         if spec is None or not spec.pool_dependent:
             choices = ", ".join(x for x, v in PAIRWISE_TESTS.items() if v.pool_dependent and not v.mean_ranks)
-            raise InputError(f"statistic={statistic!r} is not a pool-dependent statistic; choose one of {choices}.")
+            raise InputError(f"{arg('statistic', statistic)} is not a pool-dependent statistic; choose one of "
+                             f"{choices}.")
         key = statistic.replace("-", "_")
         fam_pool = _family(t.subset(pool), statistic, None, "demsar", "auto")  # pairs in pool order
         fam_full = _family(t, statistic, None, "demsar", "auto")

@@ -29,7 +29,7 @@ from ._pairwise_tests import DEFAULT_TEST, PAIRWISE_TESTS, PairwiseTest, lookup_
 from ._result import FrameResult
 from ._validation import check_alpha
 from ._table import ScoreTable, as_table
-from .errors import InputError
+from .errors import InputError, worded
 
 COLUMNS = ["a", "b", "statistic", "p", "p_adj", "reject", "better", "mean_rank_a", "mean_rank_b"]
 
@@ -409,7 +409,7 @@ def verdicts(table, alpha: float = 0.05, control: str | None = None, *, higher_i
         try:
             fam = _family(t, test, control)  # memoized per table: each statistic once
         except InputError as err:  # undefined on this table (e.g. Conover's t when every data set agrees)
-            undefined[column] = str(err)
+            undefined[column] = worded(err)  # Python's words; in_words(reason, "app") gives the dashboard's
             continue
         first = first or fam
         columns[column] = np.where(_adjusted(fam, correction, PAIRWISE_TESTS[test]) <= alpha, names[fam.better], "")

@@ -43,7 +43,7 @@ from ._pairwise_tests import RECOMMENDED_TEST
 from ._posthoc import posthoc
 from ._table import as_table
 from ._validation import check_alpha, check_choice, check_seed
-from .errors import InputError
+from .errors import InputError, arg
 
 METHODS = ("simultaneous", "bootstrap")
 #: Most bootstrap resamples one call draws (the message of the refusal states it).
@@ -473,8 +473,9 @@ def _simultaneous(table_or_sets, what: str, **kwargs) -> pd.DataFrame:
     else:
         frame = rank_sets(table_or_sets, **kwargs)
     if frame.attrs.get("method") != "simultaneous":
-        raise InputError(f"{what} needs the simultaneous rank sets (method='simultaneous'): bootstrap intervals are "
-                         "marginal intervals of mean ranks, and say nothing of who can be first or last.")
+        raise InputError(f"{what} needs the simultaneous rank sets ({arg('method', 'simultaneous')}): bootstrap "
+                         "intervals are marginal intervals of mean ranks, and say nothing of who can be first or "
+                         "last.")
     return frame
 
 

@@ -46,7 +46,7 @@ import pandas as pd
 from scipy import stats
 
 from ._table import ScoreTable, as_table
-from .errors import InputError
+from .errors import InputError, arg
 from ._result import FTestResult, RankTestResult
 from ._result import PairwiseStatistics
 
@@ -253,9 +253,14 @@ def conover_t(t: ScoreTable, pairs) -> PairwiseStatistics:
     # 4(N A_1 - sum R^2) in int64: at most 4 (Nk)^2 k <= 2e15 within the loader's limits (1e6 scores, k <= 500)
     residual4 = n * int((doubled**2).sum()) - int((sums2**2).sum())
     if residual4 <= 0:
+        from ._pairwise_tests import exact_rank_sum_test
+
+        exact = exact_rank_sum_test()
         raise InputError(
             "Conover's t is undefined here: every data set ranks the classifiers the same way, so the residual rank "
-            "variance it divides by is zero. Use the exact rank-sum test (test='rank-sum-exact') instead."
+            "variance it divides by is zero. "
+            + (f"Use the exact rank-sum test ({arg('test', exact.name)}) instead." if exact is not None
+               else "Use another pairwise statistic.")
         )
     df = (n - 1) * (k - 1)
     diff2 = sums2[pairs[:, 1]] - sums2[pairs[:, 0]]

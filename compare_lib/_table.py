@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ._table_validation import MISSING_POLICIES, PAIRWISE_NOTE, _validate_scores
-from .errors import DataWarning, InputError
+from .errors import DataWarning, InputError, arg
 from .ranks import doubled_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
 
 __all__ = ["MISSING_POLICIES", "ScoreTable", "as_table"]
@@ -53,6 +53,11 @@ class ScoreTable:
     metric : str, optional
         The name of the metric the scores measure (``"test_accuracy"``, ``"auc"``); None for an unnamed
         one (a wide table whose file name does not say).
+    direction_stated, direction_reason :
+        Where the direction comes from: stated (True, the default: an argument, a user's choice;
+        ``direction_reason`` may say who stated it) or guessed from the metric's name by the direction
+        catalogue (False; ``direction_reason`` is the catalogue's reason). Kept by :meth:`subset`; set to
+        stated by :meth:`with_direction`. :attr:`direction_text` words it for every output.
 
     Ranks follow Demšar (2006, §3.2.2): 1 = best, ties get the average rank.
     """
@@ -65,6 +70,15 @@ class ScoreTable:
     folds: pd.DataFrame | None = field(default=None, repr=False)
     row_labels: Any = field(default=None, repr=False)  # how messages name rows (strings or RowLabels)
     metric: str | None = None
+    #: How the table was made (a compare_lib.Source: file, options, selection), for the reproducing script;
+    #: set by read_results/Results.table and carried on by subset and with_direction. None: built in memory.
+    provenance: Any = field(default=None, repr=False)
+    #: Where the direction comes from (issue 28): stated (an argument, the user's choice: True) or guessed from
+    #: the metric's name by the direction catalogue (False, :func:`compare_lib.guess_direction`).
+    direction_stated: bool = True
+    #: For a guess, the catalogue's reason ("lower is better: 'wer' is word error rate (ASR, ...)"); for a
+    #: stated direction, who stated it ("stated by you"), or None.
+    direction_reason: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.higher_is_better, (bool, np.bool_)):
@@ -74,6 +88,14 @@ class ScoreTable:
             )
         if self.metric is not None and not isinstance(self.metric, str):
             raise InputError(f"metric must be a name (a string) or None, got {self.metric!r}.")
+        if not isinstance(self.direction_stated, (bool, np.bool_)) or not (
+                self.direction_reason is None or isinstance(self.direction_reason, str)):
+            raise InputError("direction_stated must be True or False and direction_reason a text or None, got "
+                             f"{self.direction_stated!r} and {self.direction_reason!r}.")
+        if not self.direction_stated and not self.direction_reason:
+            raise InputError(f"A guessed direction ({arg('direction_stated', False)}) needs its reason "
+                             "(direction_reason).")
+        object.__setattr__(self, "direction_stated", bool(self.direction_stated))
         clean, notes = _validate_scores(
             self.scores, missing=self.missing, source=self.source, row_labels=self.row_labels
         )
@@ -143,9 +165,10 @@ class ScoreTable:
             holes = int(np.isnan(self.scores.to_numpy(dtype=float)).sum())
             raise InputError(
                 f"{what} needs every classifier's score on every data set; this table keeps {holes:,} missing "
-                "cell(s) (missing-data policy 'pairwise'). Use the Skillings-Mack test (compare_lib.skillings_mack) "
+                f"cell(s) ({arg('missing', 'pairwise')}). Use the Skillings-Mack test (compare_lib.skillings_mack) "
                 "as the omnibus test and the Wilcoxon or sign test for pairs, which use the data sets each pair "
-                "shares; or choose the policy that drops the data sets or the classifiers with missing cells."
+                f"shares; or drop the data sets ({arg('missing', 'drop-datasets')}) or the classifiers "
+                f"({arg('missing', 'drop-classifiers')}) with missing cells."
             )
 
     @cached_property
@@ -202,40 +225,107 @@ class ScoreTable:
         folds = self.folds
         if folds is not None:
             folds = folds[folds["dataset"].isin(rows) & folds["classifier"].isin(cols)].reset_index(drop=True)
-        return self._derived(self.scores.loc[rows, cols], self.higher_is_better, folds)
+        return self._derived(self.scores.loc[rows, cols], self.higher_is_better, folds,
+                             kept=(None if classifiers is None else cols, None if datasets is None else rows))
 
     def to_long(self) -> pd.DataFrame:
         """Long form with columns ``dataset``, ``classifier``, ``score`` (for AnovaRM and exports)."""
         long = self.scores.rename_axis(index="dataset", columns="classifier").stack().rename("score")
         return long.reset_index()
 
-    def with_direction(self, higher_is_better: bool) -> "ScoreTable":
-        """The same scores read with the other convention (higher or lower is better)."""
-        return self._derived(self.scores, higher_is_better, self.folds)
+    def with_direction(self, higher_is_better: bool, *, stated_by: str | None = None) -> "ScoreTable":
+        """The same scores read with the direction given: higher or lower is better, stated (``stated_by``: who
+        stated it, e.g. "stated by you"; None: the caller), even when it is the direction guessed before."""
+        return self._derived(self.scores, higher_is_better, self.folds, direction=(True, stated_by))
 
-    def _derived(self, scores: pd.DataFrame, higher_is_better, folds) -> "ScoreTable":
-        """A table made from this one: same source, metric and notes (a "pairwise" table describes its own
-        holes instead of the original's), without showing the notes again."""
-        pairwise = self.missing == "pairwise"
+    def rename(self, classifiers: dict | None = None, datasets: dict | None = None) -> "ScoreTable":
+        """A new table with classifiers and/or data sets renamed (``{old: new}``; issue 28), everything else
+        kept (scores, direction, metric, notes, fold rows), with a note saying what was renamed. An unknown old
+        name, an empty new name or two names becoming one is an :class:`~compare_lib.errors.InputError` naming
+        them. (:func:`compare_lib.parse_renames` reads the mappings from "old = new" lines.) The renamed table
+        records no file to read again: a reproducing script carries its scores under the new names."""
+        import dataclasses
+
+        from ._rename import checked_mapping, rename_note
+
+        cls = checked_mapping(classifiers, self.classifiers, "classifiers")
+        rows = checked_mapping(datasets, self.datasets, "data sets")
+        if not cls and not rows:
+            return self
+        scores = self.scores.rename(columns=cls, index=rows)
+        folds = self.folds
+        if folds is not None:
+            folds = folds.copy()
+            if cls and "classifier" in folds.columns:
+                folds["classifier"] = folds["classifier"].map(lambda name: cls.get(name, name))
+            if rows and "dataset" in folds.columns:
+                folds["dataset"] = folds["dataset"].map(lambda name: rows.get(name, name))
+        pairwise = self.missing == "pairwise"  # validation describes the holes again
         notes = tuple(n for n in self.notes if not (pairwise and n.startswith(PAIRWISE_NOTE)))
         token = _QUIET.set(True)
         try:
-            return ScoreTable(scores, higher_is_better, missing="pairwise" if pairwise else "error",
-                              source=self.source, notes=notes, folds=folds, metric=self.metric)
+            return dataclasses.replace(self, scores=scores, folds=folds, notes=notes + (rename_note(cls, rows),),
+                                       provenance=None)
         finally:
             _QUIET.reset(token)
+
+    @property
+    def direction_text(self) -> str:
+        """The direction and where it comes from, in words: "lower is better (stated)", "higher is better
+        (stated by you)", or "lower is better, guessed from the metric's name: 'wer' is word error rate (ASR,
+        Hugging Face evaluate); if that is wrong, pass higher_is_better=True" (options in Python's words;
+        :func:`direction_sentence` words them for the command line or the dashboard)."""
+        return direction_sentence(self)
+
+    def _derived(self, scores: pd.DataFrame, higher_is_better, folds, kept=(None, None),
+                 direction=None) -> "ScoreTable":
+        """A table made from this one: same source, metric and notes (a "pairwise" table describes its own
+        holes instead of the original's), without showing the notes again. ``kept``: the classifiers and
+        data sets a subset kept (None: unchanged), recorded in the provenance. ``direction``: (stated, reason)
+        of the new table's direction (default: this table's, when the direction is unchanged)."""
+        from ._provenance import narrowed
+
+        pairwise = self.missing == "pairwise"
+        notes = tuple(n for n in self.notes if not (pairwise and n.startswith(PAIRWISE_NOTE)))
+        if direction is None:
+            same = bool(higher_is_better) == self.higher_is_better
+            direction = (self.direction_stated, self.direction_reason) if same else (True, None)
+        token = _QUIET.set(True)
+        try:
+            return ScoreTable(scores, higher_is_better, missing="pairwise" if pairwise else "error",
+                              source=self.source, notes=notes, folds=folds, metric=self.metric,
+                              provenance=narrowed(self.provenance, *kept, higher_is_better),
+                              direction_stated=direction[0], direction_reason=direction[1])
+        finally:
+            _QUIET.reset(token)
+
+
+def direction_sentence(table: ScoreTable, interface: str = "python") -> str:
+    """The table's direction and where it comes from, with options in ``interface``'s words ("python", "cli",
+    "app"; see :func:`compare_lib.errors.in_words`)."""
+    from .errors import in_words
+
+    word = "higher is better" if table.higher_is_better else "lower is better"
+    if table.direction_stated:
+        return f"{word} ({table.direction_reason or 'stated'})"
+    reason = table.direction_reason
+    for prefix in ("higher is better: ", "lower is better: "):
+        reason = reason[len(prefix):] if reason.startswith(prefix) else reason
+    other = arg("higher_is_better", not table.higher_is_better)
+    return in_words(f"{word}, guessed from the metric's name: {reason}; if that is wrong, pass {other}", interface)
 
 
 def as_table(table: Any, higher_is_better: bool | None = None) -> ScoreTable:
     """Accept a :class:`ScoreTable`, or a DataFrame/array together with ``higher_is_better``."""
     if isinstance(table, ScoreTable):
-        if higher_is_better is not None and bool(higher_is_better) != table.higher_is_better:
-            return table.with_direction(bool(higher_is_better))
+        if higher_is_better is not None and (bool(higher_is_better) != table.higher_is_better
+                                             or not table.direction_stated):
+            return table.with_direction(bool(higher_is_better))  # given here: stated
         return table
     if higher_is_better is None:
         raise InputError(
-            "Got a plain table without a direction. Pass a ScoreTable, or pass higher_is_better=True "
-            "(accuracy, AUC) or higher_is_better=False (error rate, loss)."
+            f"Got a plain table without a direction. Pass a ScoreTable, or pass {arg('higher_is_better', True)} "
+            f"(accuracy, AUC) or {arg('higher_is_better', False)} (error rate, loss)."
         )
     if isinstance(table, pd.DataFrame):
         return ScoreTable(table, higher_is_better)

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ._validation import MAX_LISTED as _MAX_LISTED
 from ._validation import check_choice, listing
-from .errors import InputError
+from .errors import InputError, arg
 
 #: What to do with missing cells (see :class:`~compare_lib._table.ScoreTable`).
 MISSING_POLICIES = ("error", "drop-datasets", "drop-classifiers", "pairwise")
@@ -242,8 +242,9 @@ def _validate_scores(
             cells = _cells(rows, cols, labels, index, columns)
             raise InputError(
                 f"{where}: {rows.size} missing cell(s): {_count_listing(cells, rows.size)}. Fill them in, or choose a "
-                "missing-data policy: drop the data sets that have a missing cell, or drop the classifiers that have one "
-                "(or keep the holes, the 'pairwise' policy, for the tests that compare pairs)."
+                f"missing-data policy: drop the data sets that have a missing cell ({arg('missing', 'drop-datasets')}), "
+                f"drop the classifiers that have one ({arg('missing', 'drop-classifiers')}), or keep the holes for the "
+                f"tests that compare pairs ({arg('missing', 'pairwise')})."
             )
         if missing == "drop-datasets":
             keep_rows = ~nan_mask.any(axis=1)

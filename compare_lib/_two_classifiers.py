@@ -19,7 +19,7 @@ from scipy import stats
 
 from ._validation import check_alpha, check_choice
 from ._result import TestResult
-from .errors import InputError
+from .errors import InputError, arg
 from .ranks import average_ranks
 
 WILCOXON_ZERO_METHODS = ("demsar", "zsplit", "wilcox", "pratt")
@@ -91,7 +91,7 @@ def sign_test_critical_wins(n: int, alpha: float = 0.05, *, method: str = "norma
             if min(1.0, 2 * stats.binom.sf(w - 1, n, 0.5)) <= alpha:
                 return w
         return n + 1
-    raise InputError(f"method={method!r} is not known; use 'normal' or 'exact'.")
+    raise InputError(f"{arg('method', method)} is not known; use 'normal' or 'exact'.")
 
 
 def sign_test_rows(d: np.ndarray) -> dict[str, np.ndarray]:

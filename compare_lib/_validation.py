@@ -10,7 +10,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, arg
 from .limits import MAX_SEED
 
 #: How many items a message lists before it says "and N more".
@@ -29,7 +29,7 @@ def listing(items: Sequence[str], limit: int = MAX_LISTED, *, total: int | None 
 def check_alpha(alpha) -> float:
     """The significance level as a float strictly between 0 and 1."""
     if not (isinstance(alpha, (int, float, np.floating)) and not isinstance(alpha, bool) and 0 < float(alpha) < 1):
-        raise InputError(f"alpha must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
+        raise InputError(f"{arg('alpha', bare=True)} must be a number between 0 and 1 (e.g. 0.05), got {alpha!r}.")
     return float(alpha)
 
 
@@ -55,7 +55,7 @@ def check_seed(seed, what: str = "seed", *, hi: int = MAX_SEED, allow_none: bool
         else:
             shown = _short_repr(seed)
         none = " or None (a fresh seed each time)" if allow_none else ""
-        raise InputError(f"{what} must be a whole number between 0 and {hi:,}{none}, got {shown}.")
+        raise InputError(f"{arg(what, bare=True)} must be a whole number between 0 and {hi:,}{none}, got {shown}.")
     return value
 
 
@@ -74,17 +74,18 @@ def check_new_name(name, registry: dict, what: str, *, replace: bool = False) ->
     if not name or name != name.strip() or name.lower() != name:
         raise InputError(f"A {what}'s name must be lower-case text without surrounding spaces; got {name!r}.")
     if name in registry and not replace:
-        raise InputError(f"A {what} named {name!r} is already registered; pass replace=True to replace it.")
+        raise InputError(f"A {what} named {name!r} is already registered; pass {arg('replace', True)} to replace it.")
     return name
 
 
 def check_choice(value, choices: Iterable[str], what: str, *, verb: str = "is not known") -> str:
     """``value`` when it is one of ``choices``; otherwise an :class:`InputError` that lists them.
 
-    ``what`` names the argument in the message (``"test"``, ``"missing"``): "test='x' is not known;
-    choose one of a, b, c."
+    ``what`` names the argument in the message (``"test"``, ``"missing"``; ``"tables.format"`` for an option
+    whose flag or control is not the one of that name, see :func:`compare_lib.errors.arg`): "test='x' is not
+    known; choose one of a, b, c." (``--test x`` on the command line).
     """
     choices = list(choices)
     if value not in choices:
-        raise InputError(f"{what}={value!r} {verb}; choose one of {', '.join(map(str, choices))}.")
+        raise InputError(f"{arg(what, value)} {verb}; choose one of {', '.join(map(str, choices))}.")
     return value

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import click
 
-from .errors import ApproximationWarning, DataWarning, InputError
+from .errors import ApproximationWarning, DataWarning, InputError, in_words
 
 #: Report formats by file suffix.
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".tex": "latex",
-                  ".json": "json", ".py": "python"}
+                  ".json": "json", ".py": "python", ".bib": "bibtex"}
 
 
 def _registries() -> str:
@@ -53,7 +53,8 @@ def _data_options(f):
         click.argument("results", type=click.Path(exists=True, dir_okay=False, path_type=Path)),
         click.option("--metric", help="The metric to compare (a file with several metrics needs it; the message lists them)."),
         click.option("--higher-is-better/--lower-is-better", "higher_is_better", default=None,
-                     help="The direction of the scores (default: inferred from the metric's name, stated on stderr)."),
+                     help="The direction of the scores (default: looked up by the metric's name in the direction "
+                          "catalogue and stated on stderr; a metric it does not know must be given one)."),
         click.option("--missing", type=click.Choice(["error", "drop-datasets", "drop-classifiers", "pairwise"]),
                      default="error", show_default=True, help="What to do with missing cells."),
         click.option("--aggregate", type=click.Choice(["mean", "median"]), default="mean", show_default=True,
@@ -147,10 +148,14 @@ def _load(results: Path, metric, higher_is_better, missing, aggregate, input_for
         if classifiers:
             keep = tuple(c.strip() for c in classifiers.split(",") if c.strip())
             table = table.subset(classifiers=keep)
-    for note in dict.fromkeys([*table.notes, *(str(w.message) for w in caught)]):
+    for note in dict.fromkeys(in_words(n, "cli") for n in [*table.notes, *(w.message for w in caught)]):
         click.echo(f"note: {note}", err=True)
-    source = Source(results.name, read=read, table={"metric": table.metric, "higher_is_better": table.higher_is_better,
-                                                     "missing": missing, "aggregate": aggregate}, classifiers=keep)
+    from ._table import direction_sentence
+
+    click.echo(f"direction: {direction_sentence(table, 'cli')}", err=True)  # stated, or guessed and why
+    # read_results recorded the file (its absolute path and SHA-256) and the table the choices: the script replays them
+    source = table.provenance or Source(str(results.resolve()), read=read, classifiers=keep, table={
+        "metric": metric, "higher_is_better": table.higher_is_better, "missing": missing, "aggregate": aggregate})
     return table, source
 
 
@@ -174,6 +179,22 @@ def _write(text: str, output: Path | None, force: bool = False) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
+def _latex_options(f):
+    """Where a LaTeX table must fit (issue 28): the text width in pt, or a table across two columns / on a
+    landscape page."""
+    options = [
+        click.option("--wide", type=click.Choice(["table*", "landscape"]), default=None,
+                     help="LaTeX: a wide table across both columns of a two-column document (table*), or on a page "
+                          "turned sideways (landscape, needs pdflscape)."),
+        click.option("--text-width", "text_width", type=click.FloatRange(50, 2000), default=None,
+                     help="LaTeX: the width (pt) the tables must fit [default: 345, the article class; 229.5 for a "
+                          "column of a two-column article; 469 with --wide table*; 550 with --wide landscape]."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
 def _fail_cleanly(f):
     """Bad input: the library's message and exit status 1, never a traceback."""
     import functools
@@ -182,8 +203,8 @@ def _fail_cleanly(f):
     def run(*args, **kwargs):
         try:
             return f(*args, **kwargs)
-        except InputError as err:
-            raise click.ClickException(str(err)) from None
+        except InputError as err:  # options named as this command's flags (--sheet Results, not sheet='Results')
+            raise click.ClickException(in_words(err, "cli")) from None
         except OSError as err:
             raise click.ClickException(f"{err.strerror}: {err.filename}") from None
     return run
@@ -206,14 +227,16 @@ def main():
                              "(in the units of the scores), or 'auto'.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the Bayesian sampling.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here; the suffix chooses the format (.html .md .tex .json .py). An existing file is kept "
-                   "unless --force.")
+              help="Write here; the suffix chooses the format (.html .md .tex .json .py .bib). An existing file is "
+                   "kept unless --force.")
 @click.option("--force", is_flag=True, default=False, help="Replace the --output file if it exists.")
-@click.option("--to", "to", type=click.Choice(["html", "markdown", "latex", "json", "python"]),
-              help="The format (default: from --output's suffix, else Markdown on stdout).")
+@click.option("--to", "to", type=click.Choice(["html", "markdown", "latex", "json", "python", "bibtex"]),
+              help="The format (default: from --output's suffix, else Markdown on stdout); bibtex: the references "
+                   "the report cites.")
+@_latex_options
 @_fail_cleanly
 def report(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
-           test, correction, control, alpha, rope, seed, output, force, to):
+           test, correction, control, alpha, rope, seed, output, force, to, wide, text_width):
     """The whole analysis as one report: data, methods, results, a paragraph, BibTeX and the code."""
     from ._analysis import analyze
 
@@ -246,8 +269,9 @@ def report(results, metric, higher_is_better, missing, aggregate, input_format, 
     else:
         analysis = analyze(table, alpha=alpha, test=test, correction=correction, control=control, seed=seed,
                            source=source)
-    text = {"html": analysis.to_html, "markdown": analysis.to_markdown, "latex": analysis.to_latex,
-            "json": analysis.to_json, "python": analysis.to_python}[to]()
+    text = {"html": analysis.to_html, "markdown": analysis.to_markdown,
+            "latex": lambda: analysis.to_latex(wide=wide, width=text_width), "json": analysis.to_json,
+            "python": analysis.to_python, "bibtex": analysis.to_bibtex}[to]()
     _write(text, output, force)
 
 
@@ -258,13 +282,14 @@ def report(results, metric, higher_is_better, missing, aggregate, input_format, 
               show_default=True, help="Output format.")
 @click.option("--effect", "effect", default=None, help="Add this effect size (hodges_lehmann, cohens_dz, ...).")
 @_output_options
+@_latex_options
 @_fail_cleanly
 def posthoc(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
-            test, correction, control, alpha, fmt, effect, output, force):
+            test, correction, control, alpha, fmt, effect, output, force, wide, text_width):
     """The post-hoc table of one test and procedure (all pairs, or versus --control)."""
     from ._analysis import _jsonable
     from ._posthoc import posthoc as run_posthoc
-    from .report import to_csv, to_latex
+    from .report import to_csv
     from ._markdown_text import frame_to_markdown
 
     _check_output(output, force, results)
@@ -281,11 +306,15 @@ def posthoc(results, metric, higher_is_better, missing, aggregate, input_format,
         text = json.dumps(_jsonable(payload), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     elif fmt == "latex":
         from ._adjust import PROCEDURES
+        from ._document import latex_text
         from ._pairwise_tests import lookup_test
+        from ._paper_tables import posthoc_latex
 
         caption = (f"{lookup_test(result.test).label} with {PROCEDURES[result.correction].label}'s procedure, "
-                   f"alpha = {alpha:g} ({table.metric or 'score'}, {'higher' if table.higher_is_better else 'lower'} is better)")
-        text = to_latex(frame, caption=caption, label="tab:posthoc")
+                   f"α = {alpha:g} ({table.metric or 'score'}, {'higher' if table.higher_is_better else 'lower'} is better).")
+        # Compact columns that fit the text width; "better" is empty where the pair is not significant (issue 28).
+        text = posthoc_latex(frame, caption=latex_text(caption), caption_is_latex=True, label="tab:posthoc",
+                             wide=wide, width=text_width)
     elif fmt == "markdown":
         text = frame_to_markdown(frame, p_columns=("p", "p_adj"))
     else:
@@ -298,9 +327,10 @@ def posthoc(results, metric, higher_is_better, missing, aggregate, input_format,
 @click.option("--format", "fmt", type=click.Choice(["latex", "markdown", "csv"]), default="latex", show_default=True)
 @click.option("--digits", type=click.IntRange(0, 10), default=None, help="Decimals of the scores (default: as written).")
 @_output_options
+@_latex_options
 @_fail_cleanly
 def ranks(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers, fmt,
-          digits, output, force):
+          digits, output, force, wide, text_width):
     """The scores with each data set's ranks in brackets, the best in bold, and the average ranks (Demšar 2006,
     Table 6)."""
     from ._paper_tables import scores_table
@@ -309,7 +339,8 @@ def ranks(results, metric, higher_is_better, missing, aggregate, input_format, s
 
     table, _ = _load(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers)
     caption = f"{table.metric or 'Scores'} with ranks in brackets (1 = best); the best of each data set in bold."
-    _write(scores_table(table, format=fmt, digits=digits, caption=caption, label="tab:ranks"), output, force)
+    _write(scores_table(table, format=fmt, digits=digits, caption=caption, label="tab:ranks", wide=wide,
+                        width=text_width), output, force)
 
 
 if __name__ == "__main__":  # pragma: no cover

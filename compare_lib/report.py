@@ -209,9 +209,10 @@ def omnibus_verdict(
 
 
 from ._paper_tables import (  # noqa: E402,F401  (paper-ready tables live in their own module; re-exported here)
-    BOOKTABS_COMMENT, journal_p, latex_escape as _latex_escape, p_clause, scores_table, to_latex,
+    ARTICLE_WIDTH_PT, BOOKTABS_COMMENT, classifier_codes, journal_p, latex_escape as _latex_escape, p_clause,
+    pair_probabilities_latex, posthoc_latex, scores_table, text_width_pt, to_latex,
 )
-from ._references import bibtex, cite  # noqa: E402,F401
+from ._references import bibtex, cite, reference, references, works  # noqa: E402,F401
 
 
 #: Cells a spreadsheet would run as a formula (OWASP's CSV injection list).
@@ -354,10 +355,22 @@ def _mirror(value: float, attrs: dict) -> float:
 _DATA_NOTE_WORDS = ("averag", "mean of", "median of", "dropped", "left out", "took the median")
 
 
+def _missing_sentence(table) -> str:
+    """How the tests treated missing scores (a method of the analysis, not a note on the file): " 3 missing
+    score(s) were kept as missing: each pair ..." for a table that keeps holes, else ""."""
+    if not getattr(table, "has_missing", False):
+        return ""
+    holes = int(np.isnan(table.scores.to_numpy(dtype=float)).sum())
+    return (f" {holes} missing score(s) were kept as missing: each pair of classifiers was compared on the data sets "
+            "where both have a score.")
+
+
 def data_sentence(table) -> str:
-    """What was done to the data that a reader of the paper should know, in a paper's words: the runs each
-    cell averages, the data sets or classifiers dropped, the missing cells kept; empty when there is
-    nothing to say. (How a file was read — formatting removed, rows skipped — stays in the notes.)"""
+    """What was done to the data, in a paper's words, for a methods or data section: the runs each cell
+    averages, the data sets or classifiers dropped, the missing cells kept; empty when there is nothing to
+    say. (How a file was read — formatting removed, rows skipped — stays in the notes.) Never part of
+    :func:`results_paragraph` (issue 28: the paragraph is pasted into a paper as it is; what was done to the
+    data stays in the report's data section)."""
     from ._table_validation import PAIRWISE_NOTE
 
     notes = []
@@ -435,9 +448,10 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
     """A paragraph ready to paste into a paper (Unicode: χ², α, p as journals print it), naming the metric and
     its direction, the test and the procedure with their references in one author-year style, α, the
     omnibus statistics, the significant pairs grouped by classifier (:func:`grouped_findings`), the effect
-    sizes when the result carries them, and what was done to the data. ``metric`` defaults to the table's
-    metric ("score" when unnamed); a table with missing cells passes its :func:`compare_lib.skillings_mack`
-    result instead of the Friedman and Iman-Davenport results."""
+    sizes when the result carries them, and how missing scores were treated. Notes on the data (decoding,
+    rows dropped, runs averaged: :func:`data_sentence`) stay out of it, in the report's data section.
+    ``metric`` defaults to the table's metric ("score" when unnamed); a table with missing cells passes its
+    :func:`compare_lib.skillings_mack` result instead of the Friedman and Iman-Davenport results."""
     metric = metric or getattr(table, "metric", None) or "score"
     from ._adjust import PROCEDURES
     from ._pairwise_tests import lookup_test
@@ -481,7 +495,7 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
             if corrected else
             f"each at α = {alpha:g} on its own: the p-values are not corrected for multiple comparisons, so the chance "
             f"of at least one false 'significant' pair among the {len(result)} is larger than α.")
-        + f"{cd_text} {finding}{data_sentence(table)}"
+        + f"{cd_text} {finding}{_missing_sentence(table)}"
     ).replace("..", ".")
 
 

@@ -56,6 +56,8 @@ for problem in st.session_state.pop("query_problems", []):
     st.warning(ui.esc(problem))
 if (notice := links.pending_notice()) is not None:  # a fingerprint link awaiting its table, on every page (issue 28)
     st.warning(ui.esc(notice))
+if page.title != "Load data" and (waiting := state.direction_waiting()) is not None:  # asked there (issue 28)
+    st.warning(ui.esc(waiting))
 try:
     ui.guarded(page.run)
 finally:  # also when the page stopped early (st.stop): the URL always holds the view

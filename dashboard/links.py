@@ -301,9 +301,12 @@ NOT_IN_LINKS: dict[str, str] = {
     "w_metric": "travels as ?metric=", "w_aggregate": "travels as ?agg=",
     "w_direction": "travels as ?dir=", "w_direction_ok": "a confirmation", "w_new_direction": "travels as ?dir=",
     "w_pending_metric": "a file being read", "w_pending_aggregate": "a file being read", "w_pending_use": "a button",
+    "w_pending_direction": "a file being read (its answer travels as ?dir= once the table is loaded)",
     "w_keep_c": "travels as ?classifier=", "w_leave_out": "travels as ?drop=", "w_leave_out_text": "as w_leave_out",
     "w_use_experiment": "a button", "w_pool_matrix_go": "a button", "w_pending_forget": "a button",
     "w_exp_jobs": "how many cores the server uses: the results are the same",
+    "w_rename_c": "the renames travel as ?rename= (or inside the table, ?data=)", "w_rename_d": "as w_rename_c",
+    "w_rename_go": "a button", "w_rename_undo": "a button",
 }
 
 #: URL parameter -> (session-state key, kind) of each page's choices (derived from :data:`CHOICES`).
@@ -313,7 +316,7 @@ PAGE_PARAMS: dict[str, tuple[str, str]] = {c.param: (c.key, c.kind) for c in CHO
 #: Former parameter names that old links still carry -> the current name.
 RENAMED_PARAMS = {"procedure": "correction"}
 GLOBAL_PARAMS = ("sample", "data", "fp", "fpname", "fpshape", "classifier", "drop", "dropz", "alpha", "dir", "metric",
-                 "agg")
+                 "agg", "rename")
 
 
 def _pack(obj: Any) -> str:
@@ -594,7 +597,7 @@ def _load_link_table(text: str) -> list[str]:
         label = name if folds is not None or not payload.get("folds_left") else f"{name}, without its fold-level rows"
         state.set_table(table, state.Origin("link", label, missing=missing, metric=table.metric))
     except (ValueError, KeyError, TypeError, AttributeError, cl.InputError) as err:
-        reason = str(err)
+        reason = cl.errors.in_words(err if isinstance(err, cl.InputError) else str(err), "app")
         reason = reason if len(reason) <= 300 else reason[:300] + "…"
         return [f"The table carried by the link (data) could not be read ({reason}); the default sample is shown."]
     return []
@@ -631,6 +634,9 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
     if raw.get("metric") or raw.get("agg"):
         problems += _apply_metric(raw.get("metric", [None])[0], raw.get("agg", [None])[0])
         table = state.full_table()
+    if raw.get("rename"):
+        problems += _apply_renames(raw["rename"][0])
+        table = state.full_table()
     problems += _apply_selection(raw, table)
     if raw.get("alpha"):
         text = raw["alpha"][0]
@@ -658,6 +664,26 @@ def _apply_view(raw: dict[str, list[str]], *, mid_run: bool = False) -> list[str
         else:
             problems.append(problem)
     return problems
+
+
+def _apply_renames(text: str) -> list[str]:
+    """The renames a link carries (?rename=, from the names as read) applied to the loaded table; the problems."""
+    try:
+        value = _unpack(text) if len(text) <= MAX_LINK_DATA_CHARS else None
+    except (ValueError, TypeError):
+        value = None
+    ok = isinstance(value, dict) and set(value) <= {"c", "d"} and all(
+        isinstance(m, dict) and len(m) <= MAX_LINK_ITEMS
+        and all(isinstance(k, str) and isinstance(v, str) and len(k) <= MAX_LINK_TEXT and len(v) <= MAX_LINK_TEXT
+                for k, v in m.items()) for m in value.values())
+    if not ok:
+        return ["The link's renames (rename) are not ones this app writes; the names are shown as read."]
+    try:
+        state.apply_renames(value.get("c") or None, value.get("d") or None)
+    except cl.InputError as err:
+        reason = cl.errors.in_words(err, "app")
+        return [f"The link's renames (rename) do not fit this table ({reason[:300]}); the names are shown as read."]
+    return []
 
 
 def _apply_selection(raw: dict[str, list[str]], table: cl.ScoreTable) -> list[str]:
@@ -753,7 +779,7 @@ def _apply_metric(metric: str | None, aggregate: str | None) -> list[str]:
     try:
         new = state.results_table(token, results, metric, None, origin.missing, aggregate)
     except cl.InputError as err:
-        return problems + [f"The link's metric {shown(metric)} could not be used: {err}"]
+        return problems + [f"The link's metric {shown(metric)} could not be used: {cl.errors.in_words(err, 'app')}"]
     state.set_table(new, replace(origin, metric=metric, aggregate=aggregate), keep_selection=True)
     state.set_results(results, token)
     return problems
@@ -938,12 +964,16 @@ def _view_params(page: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
             params["data"] = payload
             info["carries_data"] = True
         else:
-            params["fp"] = state.fingerprint(table)
+            params["fp"] = state.fingerprint(state.table_as_read())  # the file's names: the receiver loads the file
             # The file's short name and the table's shape, so that the receiver knows what to load (issue 28).
             params["fpname"] = short_name(origin.label if origin.kind == "file" else origin.describe())
             params["fpshape"] = f"{table.n_datasets}x{table.n_classifiers}"
             params["dir"] = "higher" if table.higher_is_better else "lower"
             info["fingerprint_only"] = True
+    renamed = state.renames()
+    if (renamed["classifiers"] or renamed["datasets"]) and "data" not in params:
+        # A sample or a file travels by name: its renames travel beside it (a carried table has its new names).
+        params["rename"] = _pack({"c": renamed["classifiers"], "d": renamed["datasets"]})
     keep = state.kept_classifiers()
     if keep != table.classifiers:
         params["classifier"] = keep

@@ -191,7 +191,8 @@ def load_sample(label: str) -> cl.ScoreTable:
     sample = SAMPLES[label]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
-        return cl.load_scores(SAMPLE_DIR / sample.file, higher_is_better=sample.higher_is_better)
+        table = cl.load_scores(SAMPLE_DIR / sample.file, higher_is_better=sample.higher_is_better)
+    return table.with_direction(sample.higher_is_better, stated_by="stated with the sample")
 
 
 def use_sample(label: str) -> None:
@@ -200,7 +201,8 @@ def use_sample(label: str) -> None:
 
 
 #: What a teaching example replaces and "go back" restores.
-_EXAMPLE_KEYS = ("table", "origin", "results", "results_token", "keep_classifiers", "drop_datasets", "upload_token")
+_EXAMPLE_KEYS = ("table", "origin", "results", "results_token", "keep_classifiers", "drop_datasets", "upload_token",
+                 "renames")
 
 
 def remembered(key: str, default: Any, valid: Callable[[Any], bool] = lambda value: True) -> Any:
@@ -268,6 +270,10 @@ def set_table(table: cl.ScoreTable, origin: Origin, *, keep_selection: bool = Fa
     """Make ``table`` the loaded table with every classifier and data set kept (``keep_selection``: the same
     file read another way — another metric, aggregation or policy — keeps what the user left out)."""
     ss = st.session_state
+    if keep_selection and ss.get(RENAMES):
+        table = _renamed_again(table)  # the same file read another way keeps the user's names (issue 28)
+    else:
+        ss.pop(RENAMES, None)  # another table: the renames were of the old one's names
     ss["table"] = table
     ss["origin"] = origin
     if origin.kind not in ("file", "paste"):
@@ -285,9 +291,122 @@ def set_table(table: cl.ScoreTable, origin: Origin, *, keep_selection: bool = Fa
         ss.pop("upload_token", None)
 
 
-def set_direction(higher_is_better: bool) -> None:
-    """Read the loaded scores with the other direction (an explicit choice); the selection is kept."""
-    st.session_state["table"] = st.session_state["table"].with_direction(higher_is_better)
+# ---------------------------------------------------------------------------------------------
+# renaming classifiers and data sets (issue 28): the loaded table itself is renamed, so every page, download and
+# link shows the new names; the renames are remembered from the names as read, so that the same file read another
+# way (another metric, aggregation or policy) keeps them, and a link carries them for a sample or a fingerprint.
+
+#: Session key of the renames: {"classifiers": {name as read: current name}, "datasets": {...}}.
+RENAMES = "renames"
+
+
+def renames() -> dict[str, dict[str, str]]:
+    """The renames in force, from the names as read to the current ones (empty dicts when none)."""
+    stored = st.session_state.get(RENAMES) or {}
+    return {"classifiers": dict(stored.get("classifiers", {})), "datasets": dict(stored.get("datasets", {}))}
+
+
+def _compose(stored: dict, before: list, after: list) -> dict:
+    """Renames from the names as read, after one more step (names ``before`` became ``after``, in order)."""
+    step = {old: new for old, new in zip(before, after) if old != new}
+    as_read = {current: original for original, current in stored.items()}
+    out = dict(stored)
+    for current, new in step.items():
+        out[as_read.get(current, current)] = new
+    return {original: current for original, current in out.items() if original != current}
+
+
+def _rename_choices(classifiers: dict, datasets: dict) -> None:
+    """The selection and the pages' classifier choices follow a rename ({old: new})."""
+    ss = st.session_state
+    if "keep_classifiers" in ss:
+        ss["keep_classifiers"] = [classifiers.get(c, c) for c in ss["keep_classifiers"]]
+    if "drop_datasets" in ss:
+        ss["drop_datasets"] = [datasets.get(d, d) for d in ss["drop_datasets"]]
+    for key in CLASSIFIER_CHOICES:
+        value = ss.get(key)
+        if isinstance(value, str):
+            ss[key] = classifiers.get(value, value)
+        elif isinstance(value, (list, tuple)):
+            ss[key] = [classifiers.get(v, v) if isinstance(v, str) else v for v in value]
+
+
+def apply_renames(classifiers: dict | None = None, datasets: dict | None = None) -> dict[str, dict[str, str]]:
+    """Rename classifiers and/or data sets of the loaded table ({current name: new name}); the selection and the
+    pages' choices follow. Returns what was renamed in this step; an InputError (unknown name, empty name, two
+    names becoming one) changes nothing."""
+    ss = st.session_state
+    table = full_table()
+    new = table.rename(classifiers or None, datasets or None)
+    if new is table:
+        return {"classifiers": {}, "datasets": {}}
+    done = {"classifiers": {o: n for o, n in zip(table.classifiers, new.classifiers) if o != n},
+            "datasets": {o: n for o, n in zip(table.datasets, new.datasets) if o != n}}
+    stored = renames()
+    ss[RENAMES] = {"classifiers": _compose(stored["classifiers"], table.classifiers, new.classifiers),
+                   "datasets": _compose(stored["datasets"], table.datasets, new.datasets)}
+    ss["table"] = new
+    _rename_choices(done["classifiers"], done["datasets"])
+    ss["table_version"] = ss.get("table_version", 0) + 1
+    return done
+
+
+def undo_renames() -> None:
+    """Give the classifiers and data sets their names as read again."""
+    stored = renames()
+    apply_renames({c: o for o, c in stored["classifiers"].items()}, {c: o for o, c in stored["datasets"].items()})
+    st.session_state.pop(RENAMES, None)
+
+
+def _renamed_again(table: cl.ScoreTable) -> cl.ScoreTable:
+    """``table`` (read from the same file as the renamed one) with the renames in force, for the names it has."""
+    stored = renames()
+    classifiers = {o: c for o, c in stored["classifiers"].items() if o in set(table.classifiers)}
+    datasets = {o: c for o, c in stored["datasets"].items() if o in set(table.datasets)}
+    try:
+        return table.rename(classifiers, datasets)
+    except cl.InputError:
+        st.session_state.pop(RENAMES, None)  # the names no longer fit this table: shown as read
+        return table
+
+
+def table_as_read() -> cl.ScoreTable:
+    """The loaded table with the names it was read with (its fingerprint is the file's, for a link)."""
+    stored = renames()
+    table = full_table()
+    if not stored["classifiers"] and not stored["datasets"]:
+        return table
+    return session_memo("_as_read_memo", table, lambda: table.rename(
+        {c: o for o, c in stored["classifiers"].items()}, {c: o for o, c in stored["datasets"].items()}))
+
+
+#: How the outputs name a direction the user chose on the Load data page (issue 28).
+STATED_BY_YOU = "stated by you"
+
+
+def set_direction(higher_is_better: bool, stated_by: str = STATED_BY_YOU) -> None:
+    """Read the loaded scores in the direction the user chose (also when it confirms the guess: the outputs then
+    say it was stated); the selection is kept."""
+    st.session_state["table"] = st.session_state["table"].with_direction(higher_is_better, stated_by=stated_by)
+
+
+def direction_words(table: cl.ScoreTable) -> str:
+    """"lower is better (stated by you)", "higher is better (guessed from the metric's name)": the direction and
+    where it comes from, short, for captions."""
+    direction = "higher is better" if table.higher_is_better else "lower is better"
+    if table.direction_stated:
+        return f"{direction} ({table.direction_reason or 'stated'})"
+    return f"{direction} (guessed from the metric's name)"
+
+
+def direction_waiting() -> str | None:
+    """The sentence other pages show while a file read on Load data waits for its direction (None otherwise)."""
+    pending = st.session_state.get("pending_read")
+    if not pending or not pending.get("direction"):
+        return None
+    return (f"{pending['origin'].label} is read but not analysed: nothing says whether a higher or a lower "
+            f"{pending['origin'].metric or 'score'} is better. Choose the direction on Load data. Until then every "
+            f"page shows the table loaded before ({origin().describe()}).")
 
 
 def ensure_table() -> None:
@@ -301,24 +420,28 @@ def full_table() -> cl.ScoreTable:
 
 
 def report_source() -> cl.Source | None:
-    """How the active table was read, for the report's reproducing script: the sample's or the file's name with
-    the choices made on the Load data page and the selection; None (the script then carries the scores) for a
-    pasted table, a link's table or an experiment."""
+    """How the active table was made, for the report: the sample, the uploaded file or the pasted text with the
+    choices made on the Load data page and the selection. None of them has a path on the visitor's disk (an upload
+    is bytes; a sample lives on the server), so the reproducing script carries the table as analysed (kinds
+    "sample", "upload", "paste" of cl.Source) and says which case applies; None (the script carries the scores
+    too) for a link's table or an experiment."""
     where = origin()
+    kinds = {"sample": "sample", "file": "upload", "paste": "paste"}
+    if where.kind not in kinds:
+        return None
     if where.kind == "sample":
         path, read = SAMPLES[where.label].file if where.label in SAMPLES else where.label, {}
-    elif where.kind == "file":
-        path = where.label
-        read = {k: v for k, v in (("layout", where.layout), ("sheet", where.sheet)) if v not in (None, "auto")}
     else:
-        return None
+        path = where.label if where.kind == "file" else "pasted text"
+        read = {k: v for k, v in (("layout", where.layout), ("sheet", where.sheet)) if v not in (None, "auto")}
     full = full_table()
     keep, drop = kept_classifiers(), set(dropped_datasets())
     table_options = {"metric": full.metric, "higher_is_better": full.higher_is_better, "missing": where.missing,
                      "aggregate": where.aggregate}
     classifiers = tuple(keep) if keep != list(full.classifiers) else None
     datasets = tuple(d for d in full.datasets if d not in drop) if drop else None
-    return cl.Source(path, read=read, table=table_options, classifiers=classifiers, datasets=datasets)
+    return cl.Source(path, read=read, table=table_options, classifiers=classifiers, datasets=datasets,
+                     kind=kinds[where.kind])
 
 
 def origin() -> Origin:
@@ -363,7 +486,8 @@ def _active() -> tuple[cl.ScoreTable, str]:
     ss = st.session_state
     keep_c = kept_classifiers()
     dropped = dropped_datasets()
-    key = (ss.get("table_version", 0), table.higher_is_better, tuple(keep_c), tuple(dropped))
+    # The direction's provenance too: confirming a guess ("That is right") makes the outputs say "stated by you".
+    key = (ss.get("table_version", 0), table.higher_is_better, table.direction_stated, tuple(keep_c), tuple(dropped))
 
     def compute() -> tuple[cl.ScoreTable, str]:
         active = table
@@ -373,7 +497,8 @@ def _active() -> tuple[cl.ScoreTable, str]:
             if len(rows) >= 2:
                 # subset keeps the metric, the notes, the missing-data policy and the fold rows of the kept part
                 active = table.subset(keep_c, rows)
-        return active, hashlib.sha256(repr((fingerprint(table), keep_c, dropped)).encode("utf-8")).hexdigest()[:20]
+        key_text = repr((fingerprint(table), keep_c, dropped, table.direction_stated, table.direction_reason))
+        return active, hashlib.sha256(key_text.encode("utf-8")).hexdigest()[:20]
 
     return session_memo("_active_memo", key, compute)
 
@@ -400,7 +525,7 @@ def alpha() -> float:
 def table_caption(table: cl.ScoreTable) -> str:
     """Plain text (escape it before rendering as Markdown): where the table came from, the metric, its size
     and the direction."""
-    direction = "higher is better" if table.higher_is_better else "lower is better"
+    direction = direction_words(table)
     metric = f" · metric: {table.metric}" if table.metric else ""
     holes = " · with missing cells" if table.has_missing else ""
     return (f"{origin().describe()} · {table.n_datasets} data sets × {table.n_classifiers} classifiers{metric}"

@@ -215,7 +215,7 @@ def effect_sizes(token: str, _table: cl.ScoreTable):
 def fold_sample(path: str) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
-        return cl.load_scores(path, layout="long").folds
+        return cl.load_scores(path, layout="long", higher_is_better=True).folds  # the sample's accuracies
 
 
 def frame_token(frame: pd.DataFrame) -> str:

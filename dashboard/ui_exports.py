@@ -92,7 +92,8 @@ def download_buttons(frame: pd.DataFrame, stem: str, *, caption: str, key: str,
         key=f"{key}_csv", on_click="ignore",
     )
     row.download_button(
-        "⬇ LaTeX", lambda: cl.report.to_latex(latex_source, caption=caption, label=f"tab:{stem}").encode("utf-8"),
+        "⬇ LaTeX", lambda: cl.report.to_latex(latex_source, caption=caption, label=f"tab:{stem}",
+                                             width=cl.report.ARTICLE_WIDTH_PT).encode("utf-8"),  # fits (issue 28)
         file_name=f"{stem}.tex", mime="text/x-tex", key=f"{key}_tex", on_click="ignore",
     )
 
@@ -118,8 +119,8 @@ def report_downloads(table: cl.ScoreTable, *, alpha: float, test: str, correctio
         )
     st.caption("The report holds what was loaded and how, the methods with their references, the results, the paragraph, "
                "BibTeX and the code that reproduces it. For a PDF, open the HTML report and print it from the browser "
-               "(Save as PDF). The script reads the data file from its own folder"
-               + ("." if source is not None else "; this table came from no file, so the script carries the scores."))
+               "(Save as PDF). The script carries the table as analysed (an upload, a paste or a sample has no path on "
+               "your disk), so it runs from any folder and prints the same numbers.")
     ranks_stem = state.file_stem("scores_with_ranks")
     caption = f"{state.table_label()}: scores with their ranks in brackets (1 = best); the best of each data set in bold."
     row = st.container(horizontal=True)

@@ -18,7 +18,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 
-__all__ = ["esc", "show_notes", "call", "guarded", "caption"]
+__all__ = ["esc", "words", "show_notes", "call", "guarded", "caption"]
 
 
 _MARKDOWN_SPECIALS = re.compile(f"([{re.escape(string.punctuation)}])")
@@ -38,12 +38,19 @@ def esc(text: Any) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
 
 
+def words(message: Any) -> str:
+    """The library's message (an InputError, a warning, a note, a table cell) in the dashboard's words: an option
+    is named by its control (the "Sheet" box set to "Results"), not as a keyword argument. Plain text: pass it
+    through :func:`esc` before Markdown."""
+    return cl.errors.in_words(message, "app")
+
+
 def show_notes(notes, *, title: str = "What was done to the data") -> None:
     if notes:
         with st.container(border=True):
             st.markdown(f"**{title}**")
             for note in notes:
-                st.markdown(f"- {esc(note)}")
+                st.markdown(f"- {esc(words(note))}")
 
 
 def call(fn: Callable[..., Any], *args, **kwargs) -> Any | None:
@@ -53,11 +60,11 @@ def call(fn: Callable[..., Any], *args, **kwargs) -> Any | None:
         try:
             result = fn(*args, **kwargs)
         except cl.InputError as err:
-            st.error(esc(err))
+            st.error(esc(words(err)))
             return None
     for w in caught:
         if issubclass(w.category, (cl.ApproximationWarning, cl.DataWarning)):
-            st.warning(esc(w.message))
+            st.warning(esc(words(w.message)))
     return result
 
 
@@ -68,7 +75,7 @@ def guarded(run: Callable[[], Any]) -> None:
     try:
         run()
     except cl.InputError as err:
-        st.error(esc(err))
+        st.error(esc(words(err)))
     except Exception as err:
         if type(err).__module__.startswith("streamlit") or os.environ.get("COMPARE_DASHBOARD_RAISE") == "1":
             raise  # Streamlit's control flow; and the tests want bugs to surface as exceptions

@@ -16,7 +16,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 from ui_cache import fold_sample
-from ui_text import esc
+from ui_text import esc, words
 
 __all__ = ["wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input",
            "run_flag"]
@@ -202,7 +202,7 @@ def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
         try:  # a wide table (one column per classifier) gets a message about what it is for
             wide = state.load_bytes(data, up.name, True, "wide", "error")
         except cl.InputError:
-            st.error(esc(err))
+            st.error(esc(words(err)))
         else:
             st.error(esc(
                 f"{up.name} is a wide table: one row per data set and one column per classifier "

@@ -37,12 +37,29 @@ def goto(at: AppTest, page: str) -> AppTest:
     return at
 
 
-def upload(at: AppTest, name: str, data: bytes) -> AppTest:
-    """Upload a file on the Load data page (the app stays there)."""
+def upload(at: AppTest, name: str, data: bytes, direction: str | None = "higher") -> AppTest:
+    """Upload a file on the Load data page (the app stays there). A file whose metric's direction the catalogue
+    does not know is a question (issue 28): ``direction`` ("higher" or "lower") answers it, None leaves it open."""
     goto(at, "load_data")
     by_label(at.radio, "Source").set_value("Upload a file")
     at.run()
     at.file_uploader[0].set_value((name, data, "text/csv"))
+    at.run()
+    assert not at.exception, at.exception
+    return answer_direction(at, direction)
+
+
+DIRECTION_LABELS = {"higher": "Higher is better (accuracy, AUC, F1)", "lower": "Lower is better (error, loss, time)"}
+
+
+def answer_direction(at: AppTest, direction: str | None = "higher") -> AppTest:
+    """Answer the Load data page's "Which is better?" question, when it is asked, and load the table."""
+    asked = [w for w in at.radio if w.label == "Which is better?"]
+    if direction is None or not asked:
+        return at
+    asked[0].set_value(DIRECTION_LABELS[direction])
+    at.run()
+    at.button(key="w_pending_use").click()
     at.run()
     assert not at.exception, at.exception
     return at

@@ -80,6 +80,20 @@ def wait_idle(page, timeout_ms: int = 90000) -> None:
     page.wait_for_function(SETTLED_JS, timeout=timeout_ms)
 
 
+def answer_direction(page, higher: bool = True, timeout_ms: int = 90000) -> None:
+    """Issue 28: answer the Load data page's "Which is better?" question, asked for a file whose metric's direction
+    the catalogue does not know, and load the table (the question and its button are found by their keys)."""
+    from playwright.sync_api import expect
+
+    label = "Higher is better (accuracy, AUC, F1)" if higher else "Lower is better (error, loss, time)"
+    question = page.locator(".st-key-w_pending_direction").first
+    question.wait_for(timeout=timeout_ms)
+    question.get_by_text(label, exact=True).first.click()
+    button = page.locator(".st-key-w_pending_use button").first
+    expect(button).to_be_enabled(timeout=timeout_ms)
+    button.click()
+
+
 def launch(pw):
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 

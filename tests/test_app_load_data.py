@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .apptest_helpers import by_label, charts, goto, new_app, texts, upload
+from .apptest_helpers import answer_direction, by_label, charts, goto, new_app, texts, upload
 
 GOOD = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\n"
 
@@ -62,6 +62,8 @@ def test_paste_and_direction():
     at.text_area[0].set_value("data\tX\tY\none\t1\t2\ntwo\t3\t1\nthree\t2\t2\n")
     at.button[0].click()
     at.run()
+    assert any("pasted text: which is better" in s for s in texts(at.markdown))  # asked, not yet loaded
+    answer_direction(at)
     assert any("pasted text" in s and "3 data sets × 2 classifiers" in s for s in texts(at.success))
     by_label(at.radio, "The scores are").set_value("Lower is better (error, loss, time)")
     at.run()

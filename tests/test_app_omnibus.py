@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .apptest_helpers import by_label, goto, new_app, texts
+from .apptest_helpers import answer_direction, by_label, goto, new_app, texts
 
 
 def _metrics(at):
@@ -44,6 +44,7 @@ def test_tiny_table_with_identical_rankings_is_not_significant():
     at.text_area(key="w_paste").set_value("dataset,A,B,C\nd1,0.9,0.8,0.7\nd2,0.6,0.5,0.4\n")
     at.button(key="w_paste_load").click()
     at.run()
+    answer_direction(at)  # an unnamed metric: its direction is asked (issue 28)
     at = goto(at, "omnibus")
     metrics = _metrics(at)
     assert metrics["Exact p (permutation)"] == "0.167"

@@ -129,7 +129,7 @@ def test_explorer_shows_the_other_pool_dependent_statistics():
     _members(at).set_value(["A", "B"])
     at.run()
     assert not at.exception
-    expected = cl.pool_verdicts(cl.load_scores(SAMPLES / "benavoli2016_example1.csv"), ["A", "B"],
+    expected = cl.pool_verdicts(cl.load_scores(SAMPLES / "benavoli2016_example1.csv", higher_is_better=True), ["A", "B"],
                                statistic="rank-sum-exact")
     assert bool(expected["changed_rank_sum_exact"].iloc[0])
     assert "exact rank-sum difference 1," in _changed_line(at)

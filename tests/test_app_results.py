@@ -54,7 +54,8 @@ def test_the_metric_can_be_changed_after_loading_and_the_selection_stays():
     by_label(at.selectbox, "Metric").set_value("fit_time")
     at.run()
     assert "metric: fit_time" in _success(at) and "lower is better" in _success(at)
-    assert any("Which is better for fit_time?" in w for w in texts(at.warning))
+    # issue 28: a guess is not a question; it is shown with its reason and can be changed
+    assert any("Guessed from the metric's name: lower is better: 'fit time'" in c for c in texts(at.caption))
     assert by_label(at.multiselect, "Data sets to leave out").value == ["diabetes"]
     goto(at, "omnibus")
     assert any("2 data sets × 3 classifiers" in c for c in texts(at.caption))
@@ -73,24 +74,25 @@ def test_across_metrics_view_gives_each_metrics_verdict():
     assert list(summary.columns[:3]) == ["Metric", "Best mean rank", "Tied for best"]
 
 
-def test_an_error_rate_file_is_read_lower_is_better_and_the_user_is_asked():
+def test_an_error_rate_file_is_read_lower_is_better_and_the_guess_can_be_confirmed():
     data = (DATA / "results" / "error_rates.csv").read_bytes()
     at = upload(new_app(), "error_rates.csv", data)
     assert any("Skipped the row 'Average'" in m for m in texts(at.markdown))
-    assert "file: error_rates.csv" in _success(at) and "lower is better" in _success(at)
-    question = [w for w in texts(at.warning) if "Which is better" in w]
-    assert question and "error" in question[0]
+    assert "file: error_rates.csv" in _success(at) and "lower is better (guessed" in _success(at)
+    guess = [c for c in texts(at.caption) if c.startswith("Guessed from the metric's name")]
+    assert guess and "'error rate'" in guess[0] and "error_rates.csv" in guess[0]
     at.button(key=f"w_direction_ok_{at.session_state['table_version']}").click()
     at.run()
-    assert not [w for w in texts(at.warning) if "Which is better" in w]
-    assert "lower is better" in _success(at)
+    assert not [c for c in texts(at.caption) if c.startswith("Guessed from")]
+    assert "lower is better (stated by you)" in _success(at)
 
 
-def test_a_file_without_a_direction_word_asks_too():
+def test_a_file_without_a_direction_word_asks_before_anything_is_analysed():
     data = b"dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\nd4,0.7,0.8,0.9\n"
-    at = upload(new_app(), "mine.csv", data)
-    assert "higher is better" in _success(at)
-    assert any("Which is better" in w for w in texts(at.warning))
+    at = upload(new_app(), "mine.csv", data, direction=None)
+    assert "Demšar" in _success(at)  # issue 28: not assumed higher, asked
+    assert any("mine.csv: which is better" in m for m in texts(at.markdown))
+    assert at.button(key="w_pending_use").disabled
 
 
 def test_an_xlsx_with_two_sheets_gets_a_sheet_picker():
@@ -184,15 +186,18 @@ def test_an_error_goes_when_the_source_changes():
     assert not at.error
 
 
-def test_the_paragraph_says_what_was_averaged_not_how_the_file_was_read():
+def test_the_paragraph_holds_no_note_on_the_data():
+    """Issue 28: the paragraph is pasted into a paper as it is; what was averaged or ignored stays in the notes."""
     at = _choose_metric(upload(new_app(), "cv.csv", CV), "test_roc_auc")
     goto(at, "posthoc")
     at.segmented_control(key="w_ph_view").set_value("Report")
     at.run()
     paragraph = at.code[0].value
     assert "by their test_roc_auc (higher is better)" in paragraph
-    assert "Data: Averaged 3 rows per data set and classifier (fold): each cell is the mean of 3 folds." in paragraph
+    assert "Averaged 3 rows" not in paragraph and "Data:" not in paragraph
     assert "Ignored the unnamed column" not in paragraph
+    # said beside it, for the paper's data section
+    assert any("for your paper's data section: Averaged 3 rows per data set" in c for c in texts(at.caption))
 
 
 def test_names_in_the_skillings_mack_notes_are_not_markdown():

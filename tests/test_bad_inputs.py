@@ -12,7 +12,7 @@ import pytest
 
 import compare_lib as cl
 
-from .apptest_helpers import by_label, new_app, texts
+from .apptest_helpers import answer_direction, by_label, new_app, texts
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 
@@ -42,6 +42,7 @@ ERRORS = {
 def _load(name: str, **kw) -> cl.ScoreTable:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
+        kw.setdefault("higher_is_better", True)  # unnamed metrics: the direction is stated (issue 28)
         return cl.load_scores(BAD / name, **kw)
 
 
@@ -95,7 +96,7 @@ def test_a_50_mb_file_loads(tmp_path):
     path = tmp_path / "big.csv"
     frame.to_csv(path)
     assert path.stat().st_size > 49_000_000
-    t = cl.load_scores(path)
+    t = cl.load_scores(path, higher_is_better=True)
     assert t.scores.shape == (260_000, 20)
     assert np.allclose(t.scores.to_numpy(), frame.to_numpy())
 
@@ -113,5 +114,6 @@ def test_load_page_shows_the_same_outcome(name):
         assert len(errors) == 1 and ERRORS[name] in errors[0] and "still in use" in errors[0]
         assert any("Demšar 2006, Table 6" in s for s in texts(at.success))  # the previous table is kept
     else:
+        answer_direction(at)  # an unnamed metric's direction is asked (issue 28)
         assert not at.error
         assert any(f"file: {name}" in s for s in texts(at.success))

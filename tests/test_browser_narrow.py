@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .browser_helpers import browser_page, require_chromium, wait_idle
+from .browser_helpers import answer_direction, browser_page, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -163,6 +163,7 @@ def test_every_page_fits_a_phone_with_twelve_long_names(server, tmp_path):
     with browser_page(width=WIDTH, height=HEIGHT) as (page, errors):
         _open(page, server)
         _upload(page, path)
+        answer_direction(page, timeout_ms=TIMEOUT)  # an unnamed metric: asked (issue 28)
         expect(page.get_by_text("Loaded: file: twelve.csv").first).to_be_visible(timeout=TIMEOUT)
         wait_idle(page, TIMEOUT)
         _check_pages(page, TWELVE, tmp_path, "twelve")

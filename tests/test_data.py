@@ -17,6 +17,7 @@ WIDE = "dataset,A,B,C\nd1,0.8,0.7,0.6\nd2,0.5,0.9,0.7\nd3,0.6,0.6,0.6\n"
 
 
 def load(text: str, **kw) -> cl.ScoreTable:
+    kw.setdefault("higher_is_better", True)  # an unnamed metric: the direction is stated (issue 28)
     return cl.load_scores(text.encode("utf-8"), name="t.csv", **kw)
 
 
@@ -67,9 +68,9 @@ def test_tab_separated_and_quoted():
 
 
 def test_paste_text_and_file_object():
-    assert cl.load_scores(WIDE).n_datasets == 3
-    assert cl.load_scores(io.StringIO(WIDE)).n_datasets == 3
-    assert cl.load_scores(io.BytesIO(WIDE.encode())).n_datasets == 3
+    assert cl.load_scores(WIDE, higher_is_better=True).n_datasets == 3
+    assert cl.load_scores(io.StringIO(WIDE), higher_is_better=True).n_datasets == 3
+    assert cl.load_scores(io.BytesIO(WIDE.encode()), higher_is_better=True).n_datasets == 3
 
 
 def test_long_layout_with_folds_is_averaged_and_kept():

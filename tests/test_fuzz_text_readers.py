@@ -68,7 +68,7 @@ def _outcome(fmt: str, text: str, as_bytes: bool) -> str:
         except InputError:
             return "InputError"
         try:
-            results.table()
+            results.table(higher_is_better=True)  # unnamed metrics: the direction is stated (issue 28)
         except InputError:
             return "result, no table"
     return "result"

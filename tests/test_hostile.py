@@ -17,7 +17,7 @@ import pytest
 
 import compare_lib as cl
 
-from .apptest_helpers import by_label, goto, new_app, open_page, raw_texts, texts
+from .apptest_helpers import answer_direction, by_label, goto, new_app, open_page, raw_texts, texts
 
 PAYLOADS = [
     "![px](https://evil.example/px.png)",
@@ -65,6 +65,8 @@ def test_hostile_names_are_never_rendered_as_markdown_on_any_page():
     at.file_uploader[0].set_value(("evil [x](https://evil.example).csv", _hostile_csv(), "text/csv"))
     at.run()
     assert not at.exception
+    _assert_no_injection(at, "load_data")  # the direction question names the file too (issue 28)
+    answer_direction(at)
     assert any("7 classifiers" in s for s in texts(at.success)), texts(at.success) + texts(at.error)
     _assert_no_injection(at, "load_data")
     for page in ("omnibus", "posthoc", "pool", "replicability"):
@@ -148,7 +150,7 @@ def test_a_line_longer_than_128_kib_is_read_or_refused_cleanly():
         cl.load_scores(f"dataset,{name},B\nd1,0.5,0.6\nd2,0.4,0.7\n".encode(), name="long.csv")
     ok = "y" * 1_000
     text = f'dataset,A,B\n"{ok}",0.5,0.6\nd2,0.4,0.7\n'
-    assert cl.load_scores(text.encode(), name="long.csv").datasets[0] == ok
+    assert cl.load_scores(text.encode(), name="long.csv", higher_is_better=True).datasets[0] == ok
     bad = f"dataset,A,B\nd1,{name},0.6\nd2,0.4,0.7\n"
     with pytest.raises(cl.InputError, match="not numbers"):
         cl.load_scores(bad.encode(), name="long.csv")
@@ -169,13 +171,13 @@ def test_a_40_mb_line_is_refused_on_the_page_with_the_limit():
 def test_line_separators_inside_names_stay_in_the_name(separator):
     """str.splitlines splits at these; the loader leaves record splitting to the CSV parser."""
     text = f"dataset,A{separator}1,B\nd{separator}1,0.5,0.6\nd2,0.4,0.7\n"
-    t = cl.load_scores(text.encode(), name="sep.csv")
+    t = cl.load_scores(text.encode(), name="sep.csv", higher_is_better=True)
     assert t.classifiers == [f"A{separator}1", "B"] and t.datasets[0] == f"d{separator}1"
 
 
 def test_a_quoted_newline_in_a_header_name_is_read():
     text = 'dataset,"A\nwith a newline",B\nd1,0.5,0.6\nd2,0.4,0.7\nd3,0.3,0.2\n'
-    t = cl.load_scores(text.encode(), name="q.csv")
+    t = cl.load_scores(text.encode(), name="q.csv", higher_is_better=True)
     assert t.classifiers == ["A\nwith a newline", "B"] and t.n_datasets == 3
     ragged = 'dataset,"A\nB",C\nd1,0.5\nd2,0.4,0.7\n'
     with pytest.raises(cl.InputError, match="line 3: 2 field"):
@@ -199,18 +201,18 @@ def test_complex_numbers_are_refused():
 def test_many_duplicate_names_are_summarised_not_listed():
     n = 50_000
     text = "dataset,A,B\n" + "same,0.5,0.6\n" * n
-    t = cl.load_scores(text.encode(), name="dups.csv")
+    t = cl.load_scores(text.encode(), name="dups.csv", higher_is_better=True)
     assert t.n_datasets == n and t.datasets[1] == "same (2)" and t.datasets[-1] == f"same ({n})"
     note = next(x for x in t.notes if "appears" in x)
     assert f"appears {n} times" in note and len(note) < 600
     mixed = "dataset,A,B\n" + "".join(f"d{i % 20},0.5,0.6\n" for i in range(200))
-    notes = cl.load_scores(mixed.encode()).notes
+    notes = cl.load_scores(mixed.encode(), higher_is_better=True).notes
     assert len(notes) <= 9 and any("more repeated names" in x for x in notes)
 
 
 def test_renamed_duplicates_never_clash_with_existing_names():
     text = "dataset,A,B\nx,1,2\nx,3,4\nx (2),5,6\n"
-    t = cl.load_scores(text.encode())
+    t = cl.load_scores(text.encode(), higher_is_better=True)
     assert len(set(t.datasets)) == 3 and "x (2)" in t.datasets
 
 
@@ -319,7 +321,7 @@ def _strings(obj):
 
 def test_figures_never_carry_html_from_names():
     """Plotly renders <a href>, <b>, <br> in labels, titles and hovers: names are written as entities."""
-    t = cl.load_scores(_hostile_csv(), name="hostile.csv")
+    t = cl.load_scores(_hostile_csv(), name="hostile.csv", higher_is_better=True)
     res = cl.posthoc(t, "wilcoxon", "holm", alpha=0.3)
     ctrl = cl.posthoc(t, "mean-ranks", "bonferroni-dunn", control=t.classifiers[3])
     figures = [
@@ -355,6 +357,7 @@ def _upload_then_visit_every_page(name: str, data: bytes, timeout: float):
     at.file_uploader[0].set_value((name, data, "text/csv"))
     at.run()
     assert not at.exception
+    answer_direction(at)  # an unnamed metric's direction is asked (issue 28)
     for page in ("omnibus", "posthoc", "pool", "replicability", "load_data"):
         goto(at, page)
         assert not at.exception, page

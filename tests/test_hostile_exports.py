@@ -68,7 +68,11 @@ FILE_NAMES = [DOCSTRING_BREAK, "'''\n" + PAYLOAD.format(7) + "\n'''", "\\\n" + P
               "back\\slash' quote\" {} {0} %s %(x)s"]
 HOSTILE_FILE = '"""\nimport os; os.system("touch PWNED12")\n"""#.csv'
 SCRIPT_NAMES = {"cl", "pd", "Path", "print", "float", "table", "results", "analysis", "result", "TITLE", "MADE_WITH", "NOTES",
-                "DATA_FILE", "CLASSIFIERS", "DATASETS", "SCORES"}
+                "DATA_FILE", "CLASSIFIERS", "DATASETS", "SCORES",
+                # issue 28: the file's check (gone: a message; changed: a warning), the numbers printed, a source's name
+                "DATA_SHA256", "hashlib", "sys", "SystemExit", "__file__", "name", "value", "SOURCE"}
+#: What a script may import (hashlib and sys: the data file's SHA-256 check and its warning on stderr).
+SCRIPT_IMPORTS = {"compare_lib", "pandas", "pathlib", "hashlib", "sys"}
 
 
 def _scores(n_rows: int, n_cols: int, seed: int = 0) -> np.ndarray:
@@ -107,7 +111,7 @@ def _table_values(table: cl.ScoreTable) -> list[str]:
 
 
 def _assert_data_only(script: str, expected_values) -> None:
-    """The script compiles; it imports only compare_lib, pandas and pathlib; it names only its own variables;
+    """The script compiles; it imports only SCRIPT_IMPORTS; it names only its own variables;
     every "PWNED" sits in a string literal (tokenize); its docstring and comments are our own words; and each of
     ``expected_values`` (names, metric, notes, file name, sheet) is there, exactly, as a literal."""
     compile(script, "reproduce.py", "exec")
@@ -121,7 +125,7 @@ def _assert_data_only(script: str, expected_values) -> None:
             imported |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module)
-    assert imported <= {"compare_lib", "pandas", "pathlib"}, imported
+    assert imported <= SCRIPT_IMPORTS, imported
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert names <= SCRIPT_NAMES, names - SCRIPT_NAMES
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
@@ -213,7 +217,7 @@ def test_script_from_a_pasted_text(tmp_path):
     text = _csv_text(FILE_NAMES, [f"d{i}" for i in range(5)] + FILE_NAMES)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = cl.load_scores(text)
+        table = cl.load_scores(text, higher_is_better=True)
     assert table.classifiers == FILE_NAMES  # read as written
     a = cl.analyze(table)
     script = a.to_python()
@@ -228,7 +232,7 @@ def test_script_from_a_file_with_a_hostile_name_and_selection(tmp_path):
     (tmp_path / HOSTILE_FILE).write_bytes(data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        full = cl.load_scores(tmp_path / HOSTILE_FILE)
+        full = cl.load_scores(tmp_path / HOSTILE_FILE, higher_is_better=True)
         keep = tuple(FILE_NAMES[:3])
         datasets = tuple(full.datasets[1:])
         sub = full.subset(classifiers=keep, datasets=datasets)
@@ -258,14 +262,15 @@ def test_script_made_by_the_cli_from_a_hostile_file(tmp_path):
     data = _csv_text(FILE_NAMES, [f"d{i}" for i in range(5)] + FILE_NAMES).encode("utf-8")
     (tmp_path / HOSTILE_FILE).write_bytes(data)
     out = tmp_path / "reproduce.py"
-    result = CliRunner().invoke(main, ["report", str(tmp_path / HOSTILE_FILE), "-o", str(out)])
+    result = CliRunner().invoke(main, ["report", str(tmp_path / HOSTILE_FILE), "--higher-is-better", "-o", str(out)])
     assert result.exit_code == 0, result.output
     script = out.read_text(encoding="utf-8")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = cl.load_scores(tmp_path / HOSTILE_FILE)
-    _assert_data_only(script, [HOSTILE_FILE, *table.notes])
-    run = _run_script(script, tmp_path / "run", data={HOSTILE_FILE: data})
+        table = cl.load_scores(tmp_path / HOSTILE_FILE, higher_is_better=True)
+    # issue 28: the file is read again where it was read (its absolute path), from any folder
+    _assert_data_only(script, [str((tmp_path / HOSTILE_FILE).resolve()), *table.notes])
+    run = _run_script(script, tmp_path / "run")
     assert _out(cl.analyze(table).summary()) in run.stdout
 
 

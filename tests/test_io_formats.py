@@ -119,7 +119,8 @@ def test_latex_paper_table():
     t = read_latex(_text("paper_table.tex"), "paper_table.tex")
     _check_shape(t)
     assert t.format == "latex" and t.row_word == "line" and t.display == "paper_table.tex"
-    assert t.header == ["Data set", "Trees C4.5", "Trees RF", "Kernels SVM", "Kernels k-NN"]
+    # issue 28: the group row names groups, not parts of the names
+    assert t.header == ["Data set", "C4.5", "RF", "SVM", "k-NN"]
     assert t.line_numbers.tolist() == [12, 13, 14, 15, 16, 17, 19]
     assert t.grid.iloc[2].tolist() == ["diabetes", "73.8 ± 1.2", "76.0 ± 0.9", "77.1 ± 0.8†", "74.2 ± 1.4"]
     assert t.grid[0].tolist() == [
@@ -129,8 +130,8 @@ def test_latex_paper_table():
     assert t.notes == (
         "read a LaTeX tabular (lines 6-21)",
         "ignored the caption on line 4 ('Accuracy (%) of four classifiers, mean ± standard deviati...')",
-        "combined the two header rows (lines 8-10) into one: 'Data set', 'Trees C4.5', 'Trees RF', "
-        "'Kernels SVM', 'Kernels k-NN'",
+        "read the header rows (lines 8-10): the last one as the names, the rows above as column groups: "
+        "Trees (C4.5, RF); Kernels (SVM, k-NN)",
         "removed LaTeX formatting ($\\pm$, \\textbf, \\multicolumn, \\dagger, \\bf, \\underline) "
         "from 29 cells",
     )
@@ -379,8 +380,8 @@ def test_workbook_with_two_sheets():
     with pytest.raises(InputError) as e:
         read_spreadsheet(data, "two_sheets.xlsx", kind="xlsx")
     assert str(e.value) == (
-        "File 'two_sheets.xlsx' has 2 sheets ('Accuracy', 'F1'); say which one holds the results by passing "
-        "sheet= with its name, e.g. sheet='Accuracy'."
+        "File 'two_sheets.xlsx' has 2 sheets ('Accuracy', 'F1'); say which one holds the results with sheet=, "
+        "e.g. sheet='Accuracy'."
     )
     f1 = read_spreadsheet(data, "two_sheets.xlsx", kind="xlsx", sheet="F1")
     assert f1.sheet == "F1" and f1.header == ["Data set", "SVM", "RF"]

@@ -262,7 +262,7 @@ def test_deeply_nested_braces_are_refused_with_the_line(depth):
 def test_braces_nested_to_the_limit_are_read():
     deep = "{" * MAX_LATEX_NESTING + "86.4" + "}" * MAX_LATEX_NESTING
     results = cl.read_results(f"Data & A & B \\\\\niris & {deep} & 2 \\\\\nwine & 1 & 3 \\\\\n", format="latex")
-    assert results.table().scores.loc["iris", "A"] == pytest.approx(86.4)
+    assert results.table(higher_is_better=True).scores.loc["iris", "A"] == pytest.approx(86.4)
 
 
 @pytest.mark.parametrize("end,found", [("x", "text"), ("", "latex"), (" \\hline", "latex"), ("[2pt] x", "text")])
@@ -282,7 +282,7 @@ def test_a_line_holding_only_a_byte_order_mark_is_a_blank_line(text):
 
 def test_byte_order_marks_at_the_start_of_lines_are_not_part_of_the_names():
     results = cl.read_results("dataset,A,B\n\ufeffiris,1,2\n\ufeff\nwine,3,4\n", format="csv")
-    assert list(results.table().scores.index) == ["iris", "wine"]
+    assert list(results.table(higher_is_better=True).scores.index) == ["iris", "wine"]
 
 
 @pytest.mark.parametrize("fmt,line", [("csv", ",".join(["d"] + [f"c{j}" for j in range(MAX_TABLE_COLUMNS + 1)])),

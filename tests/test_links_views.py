@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from .apptest_helpers import by_label, goto, new_app, open_page, raw_texts, texts, upload
+from .apptest_helpers import answer_direction, by_label, goto, new_app, open_page, raw_texts, texts, upload
 
 
 #: The forms' submit buttons (their keys as Streamlit names them).
@@ -346,7 +346,7 @@ def _load(at, name: str, data: bytes):
     at.file_uploader[0].set_value((name, data, "text/csv"))
     at.run()
     assert not at.exception, at.exception
-    return at
+    return answer_direction(at)  # an unnamed metric: its direction is asked (issue 28)
 
 
 def test_a_fingerprint_link_keeps_its_view_names_its_table_and_survives_a_reload():
@@ -383,6 +383,7 @@ def test_a_fingerprint_link_keeps_its_view_names_its_table_and_survives_a_reload
     # The same file (read as higher is better here: the link's direction is applied): the view is the sender's.
     reloaded.file_uploader[0].set_value(("results of the big study.csv", _big_csv(), "text/csv"))
     reloaded.run()
+    answer_direction(reloaded)  # asked (issue 28): answered "higher"; the link's direction is then applied
     assert any("matches the link" in i for i in texts(reloaded.info)), texts(reloaded.info)
     assert not _notice(reloaded)
     reloaded = goto(reloaded, "posthoc")

@@ -284,8 +284,8 @@ def test_without_holes_pairwise_equals_error(seed, higher_is_better):
 
 def test_loading_a_complete_file_with_pairwise_equals_error():
     text = b"dataset,A,B,C\nd1,0.8,0.7,0.9\nd2,0.6,0.65,0.6\nd3,0.5,0.4,0.55\n"
-    strict = cl.load_scores(text, name="s.csv", missing="error")
-    kept = cl.load_scores(text, name="s.csv", missing="pairwise")
+    strict = cl.load_scores(text, name="s.csv", missing="error", higher_is_better=True)
+    kept = cl.load_scores(text, name="s.csv", missing="pairwise", higher_is_better=True)
     pd.testing.assert_frame_equal(kept.scores, strict.scores)
     assert kept.notes == strict.notes and not kept.has_missing and kept.missing == "pairwise"
 
@@ -539,7 +539,7 @@ def test_long_file_with_a_missing_run_drops_the_dataset_with_drop_datasets(tmp_p
 def test_wide_file_with_empty_cells_keeps_them_as_holes(tmp_path):
     path = tmp_path / "wide.csv"
     path.write_text("dataset,A,B,C\nd1,0.8,,0.9\nd2,0.6,0.65,NA\nd3,0.5,0.4,0.55\nd4,0.7,0.75,0.72\n")
-    t = quiet(cl.load_scores, path, missing="pairwise")
+    t = quiet(cl.load_scores, path, missing="pairwise", higher_is_better=True)
     assert np.isnan(t.scores.loc["d1", "B"]) and np.isnan(t.scores.loc["d2", "C"])
     assert int(np.isnan(t.scores.to_numpy()).sum()) == 2
     assert by_pair(quiet(cl.posthoc, t, "sign", "holm"))[("B", "C")]["n_datasets"] == 2
@@ -574,7 +574,7 @@ def test_loader_with_pairwise_never_crashes_and_its_tests_give_results_or_input_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            t = cl.load_scores(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout,
+            t = cl.load_scores(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout, higher_is_better=True,
                                missing="pairwise")
         except cl.InputError as err:
             assert "fuzz.csv" in str(err) or "layout" in str(err)

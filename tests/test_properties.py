@@ -122,7 +122,7 @@ def test_loader_never_crashes(rows, sep, layout, missing):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            t = cl.load_scores(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout, missing=missing)
+            t = cl.load_scores(text.encode("utf-8", "surrogatepass"), name="fuzz.csv", layout=layout, missing=missing, higher_is_better=True)
         except cl.InputError as err:
             assert "fuzz.csv" in str(err) or "policy" in str(err) or "layout" in str(err)
             return

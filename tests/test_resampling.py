@@ -109,7 +109,7 @@ def test_fold_level_tests_subsampling_needs_a_ratio():
 
 
 def test_fold_level_ratio_from_train_test_sizes():
-    folds = cl.load_scores(SAMPLES / "fold_level_example.csv").folds
+    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", higher_is_better=True).folds
     res = cl.fold_level_tests(folds, "naive Bayes", "k-NN")
     sub = res[res["scheme"] == "subsampling 20 x 10%"]
     assert set(sub["test"]) == {"resampled t-test", "corrected resampled t-test"}
@@ -134,7 +134,7 @@ def test_fold_level_errors():
 def test_a_split_one_classifier_lacks_is_left_out_with_a_note():
     """Issue 19: one missing fold out of 90 no longer blocks a pair; the split and the rest of its run are
     left out and named."""
-    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long").folds
+    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long", higher_is_better=True).folds
     a, b = "decision tree", "k-NN"
     lost = folds.index[(folds["classifier"] == a) & (folds["dataset"] == "breast cancer")][1]  # seed 0, fold 1
     gappy = folds.drop(index=[lost])
@@ -158,7 +158,7 @@ def test_a_split_one_classifier_lacks_is_left_out_with_a_note():
 
 
 def test_classifiers_never_on_the_same_splits_are_refused():
-    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long").folds
+    folds = cl.load_scores(SAMPLES / "fold_level_example.csv", layout="long", higher_is_better=True).folds
     only_a = folds[~((folds["classifier"] == "k-NN") & folds["dataset"].isin(folds["dataset"].unique()))]
     only_a = pd.concat([only_a, folds[folds["classifier"] == "k-NN"].assign(seed=lambda f: f["seed"] + 1000)])
     with pytest.raises(cl.InputError, match="never run on the same folds"):

@@ -21,17 +21,19 @@ from typing import Any
 
 from .._table import ScoreTable
 from .._validation import check_choice
-from ..errors import InputError
+from ..errors import InputError, arg, marked
 from ._csv import check_sep
+from ._direction import direction_catalogue, guess_direction
 from ._detect import sniff_format as _detect_format
 from ._isolate import run_isolated
 from ._layout import LAYOUTS, build_results, guess_layout, numeric_columns
 from ._raw import RawTable
 from ._results import AGGREGATES, Results
 from ._source import check_size, decode_text, read_source
+from .._provenance import read_record
 
-__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "load_scores", "read_results", "run_isolated",
-           "sheet_names", "sniff_format"]
+__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "direction_catalogue", "guess_direction",
+           "load_scores", "read_results", "run_isolated", "sheet_names", "sniff_format"]
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,8 @@ def read_results(
         "auto" recognises the format from the content and the file's name; "text" is a table copied
         from a PDF (columns separated by runs of spaces).
     name : str, optional
-        Name of the source in messages (defaults to the file name); its words may tell the direction of
-        an unnamed metric (``error_rates.csv``).
+        Name of the source in messages (defaults to the file name); for a wide table it may name the one
+        metric (``error_rates.csv``: ``error_rates``), whose direction is then looked up like any other.
     sheet : str or int, optional
         The sheet of a spreadsheet (default: the first that holds a table).
     sep, decimal : str, optional
@@ -149,9 +151,13 @@ def read_results(
     check_choice(layout, LAYOUTS, "layout")
     check_choice(format, ("auto", *_READERS), "format")
     if decimal not in (None, ".", ","):
-        raise InputError(f"decimal={decimal!r} is not a decimal separator; give '.' or ',' (or leave it out to detect it).")
+        raise InputError(f"{arg('decimal', decimal)} is not a decimal separator; give '.' or ',' (or leave it out to "
+                         "detect it).")
     sep = check_sep(sep)
     content, display = read_source(source, name)
+    record = read_record(source, content, display, dict(
+        format=format, name=name, sheet=sheet, sep=sep, decimal=decimal, layout=layout, dataset_col=dataset_col,
+        classifier_col=classifier_col, metric_col=metric_col, value_col=value_col, fold_cols=fold_cols), _metric_hint)
     fmt = _sniff(content, display, format, sep)
     spec = _READERS[fmt]
     limits = (max_cells, max_classifiers)
@@ -168,7 +174,7 @@ def read_results(
                 raise InputError(
                     f"File '{display}' has {len(header):,} columns and was read as a long table (one row per data "
                     f"set and classifier); this app reads long tables of up to {max_classifiers:,} columns. If each "
-                    "column is a classifier, choose the wide layout."
+                    f"column is a classifier, read it with {arg('layout', 'wide')}."
                 )
             return None if decimal == "," else frozenset(numeric_columns(header, **hints))
         check_size(display, n_rows, len(header) - 1, *limits)
@@ -177,8 +183,8 @@ def read_results(
 
     if sheet is not None and not spec.binary:
         raise InputError(
-            f"File '{display}' is a {_FORMAT_NAMES.get(fmt, fmt)} file, not a spreadsheet: sheet={sheet!r} does not "
-            "apply. Leave sheet out, or give the workbook itself."
+            f"File '{display}' is a {_FORMAT_NAMES.get(fmt, fmt)} file, not a spreadsheet: {arg('sheet', sheet)} does "
+            f"not apply. Leave out {arg('sheet', bare=True)}, or give the workbook itself."
         )
     available = {"sep": sep, "plan": plan, "sheet": sheet, "max_sheet_cells": max_sheet_cells}
     options = {k: available[k] for k in spec.options}
@@ -196,22 +202,24 @@ def read_results(
             del text
             if decoding:
                 raw = replace(raw, notes=(*decoding, *raw.notes))
-        return build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col,
-                             classifier_col=classifier_col, metric_col=metric_col, value_col=value_col,
-                             fold_cols=fold_cols, limits=limits, size_checked=bool(size_checked),
-                             metric_hint=_metric_hint)
+        results = build_results(raw, layout=layout, decimal=decimal, dataset_col=dataset_col,
+                                classifier_col=classifier_col, metric_col=metric_col, value_col=value_col,
+                                fold_cols=fold_cols, limits=limits, size_checked=bool(size_checked),
+                                metric_hint=_metric_hint)
+        results._provenance = record  # where and how it was read: the tables it makes carry it on
+        return results
     except InputError as err:
         if format != "auto" or fmt in ("csv", "xlsx", "xls", "ods"):
             raise
         # A table copied from a paper or a page: say what the text was taken for, in case that is the mistake.
-        raise InputError(f"{err} (The text was recognised as a {_FORMAT_NAMES.get(fmt, fmt)} table; if it is not one, "
-                         "choose its format, e.g. CSV.)") from None
+        raise InputError(f"{marked(err)} (The text was recognised as a {_FORMAT_NAMES.get(fmt, fmt)} table; if it is "
+                         f"not one, give its format, e.g. {arg('format', 'csv')}.)") from None
 
 
 def load_scores(
     source: Any,
     *,
-    higher_is_better: bool | None = True,
+    higher_is_better: bool | None = None,
     layout: str = "auto",
     missing: str = "error",
     name: str | None = None,
@@ -234,14 +242,15 @@ def load_scores(
     """Load a score table: ``read_results(source, ...).table(metric, ...)`` in one call.
 
     ``score_col`` is another name for ``metric`` (the column of a long file that holds the scores).
-    ``higher_is_better`` is True unless given (pass None to infer it from the names, as
-    :meth:`Results.table` does). A file with several metrics needs ``metric=``; the message lists them.
+    ``higher_is_better``: the direction; None (default) looks it up in the direction catalogue by the metric's
+    name and refuses a metric the catalogue does not know (:meth:`Results.table`). A file with several metrics
+    needs ``metric=``; the message lists them.
     See :func:`read_results` and :meth:`Results.table` for the other parameters.
     """
     if score_col is not None and metric is not None and score_col != metric:
         raise InputError(
-            f"score_col={score_col!r} and metric={metric!r} name different metrics; score_col is another name for "
-            "metric: give one of them."
+            f"{arg('score_col', score_col)} and {arg('metric', metric)} name different metrics; score_col is another "
+            "name for metric: give one of them."
         )
     metric = metric if metric is not None else score_col
     results = read_results(

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._table_validation import _MISSING_TOKENS
-from ..errors import InputError
+from ..errors import InputError, arg
 from ..limits import MAX_TABLE_COLUMNS
 from ._raw import RawTable
 
@@ -62,8 +62,8 @@ def check_sep(sep: Any) -> str | None:
         return None
     if not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n" or sep.isalnum():
         raise InputError(
-            f"sep={sep!r} is not a delimiter: give one character such as ',', ';', '\\t' or '|' (or leave it out to "
-            "detect it)."
+            f"{arg('sep', sep)} is not a delimiter: give one character such as ',', ';', '\\t' or '|' (or leave it "
+            "out to detect it)."
         )
     return sep
 

@@ -1,9 +1,10 @@
-"""Is a higher score better? Inferred from the metric's name, then from the file's name.
+"""Is a higher score better? Looked up in the direction catalogue by the metric's name (issue 28).
 
-Words of the name (split at ``_``, ``-``, spaces, dots and camel case) are looked up in two lists; a
-lower-is-better word wins over a higher-is-better one (``score_time`` is a time, ``error_score`` an
-error), and scikit-learn's negated losses (``neg_log_loss``, ``test_neg_mean_squared_error``) are
-higher-is-better. Unknown names give None: the caller decides (and says so).
+:func:`guess_direction` answers from the catalogue (:mod:`compare_lib.io._catalogue`, the data file
+``metric_directions.csv``) and nothing else: a name the catalogue does not know is unknown (None), never
+guessed from a stray word. The file's name never decides the direction of a named metric; it may only
+name the one metric of a wide table (:func:`metric_from_file_name`), and that name goes through the
+catalogue like any other.
 """
 
 from __future__ import annotations
@@ -11,16 +12,16 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-HIGHER_WORDS = ("accuracy", "acc", "auc", "roc_auc", "f1", "precision", "recall", "r2", "score", "kappa", "mcc",
-                "balanced")
-LOWER_WORDS = ("error", "err", "loss", "time", "rmse", "mae", "mse", "regret", "runtime", "seconds", "memory")
+from ._catalogue import catalogue, guess, span
 
-_HIGHER = set(HIGHER_WORDS)
-_LOWER = set(LOWER_WORDS)
+#: Words that mark a column of a long file as holding a metric (layout detection only: the direction
+#: comes from the catalogue).
+LAYOUT_METRIC_WORDS = frozenset({"accuracy", "acc", "auc", "roc_auc", "f1", "precision", "recall", "r2", "score",
+                                 "kappa", "mcc", "balanced", "error", "err", "loss", "time", "rmse", "mae", "mse",
+                                 "regret", "runtime", "seconds", "memory"})
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[^a-z0-9]+")
-#: Prefixes scikit-learn's cross_validate puts before a scorer's name.
-_SKLEARN_PREFIXES = ("test", "train")
 
 
 def words(name: str) -> list[str]:
@@ -28,27 +29,28 @@ def words(name: str) -> list[str]:
     return [w for w in _SPLIT.split(_CAMEL.sub("_", str(name)).lower()) if w]
 
 
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and word[:-1] in _HIGHER | _LOWER else word
+def guess_direction(name) -> tuple[bool | None, str]:
+    """Whether a higher value of the metric ``name`` is better, from the direction catalogue: ``(True, reason)``,
+    ``(False, reason)`` or ``(None, why not)``.
+
+    The reason names the catalogue's entry, its field and its source ("lower is better: 'wer' is word error
+    rate (ASR, Hugging Face evaluate)"). Prefixes such as ``test_``, ``val_``, ``mean_`` and cut-offs such as
+    ``@10`` say nothing; ``neg_`` (scikit-learn's negated losses), ``_drop``, ``_reduction`` turn the direction
+    around; ``_gain``, ``_increase``, ``delta`` keep it; ``_improvement``, ``d2_`` make it higher and
+    ``rank`` lower whatever the metric; ``std`` and other spreads have none. ``score`` alone does not decide.
+    Never raises: any object gives a pair (its text is looked up; None and names longer than
+    :data:`compare_lib.limits.MAX_NAME_LENGTH` are unknown).
+    """
+    return guess(name)
 
 
-def _judge(name: str) -> tuple[bool, str] | None:
-    """(higher_is_better, why) from the words of a name, or None."""
-    ws = [_singular(w) for w in words(name)]
-    if not ws:
-        return None
-    rest = ws[1:] if ws[0] in _SKLEARN_PREFIXES and len(ws) > 1 else ws
-    lower = [w for w in ws if w in _LOWER]
-    if rest[0] == "neg" and len(rest) > 1 and lower:
-        return True, "scikit-learn negates losses and errors (neg_...) so that higher is better"
-    if lower:
-        higher = [w for w in ws if w in _HIGHER]
-        also = f"; that wins over '{higher[0]}'" if higher else ""
-        return False, f"'{lower[0]}' is a lower-is-better word{also}"
-    higher = [w for w in ws if w in _HIGHER]
-    if higher:
-        return True, f"'{higher[0]}' is a higher-is-better word"
-    return None
+def direction_catalogue():
+    """The direction catalogue as a DataFrame: ``pattern``, ``role`` (metric, modifier, qualifier),
+    ``higher_is_better`` (higher/lower/none for a metric; flip/keep/higher/lower/spread for a modifier),
+    ``meaning``, ``field``, ``source``."""
+    import pandas as pd
+
+    return pd.DataFrame([e.__dict__ for e in catalogue().entries]).rename(columns={"value": "higher_is_better"})
 
 
 def file_stem(display: str | None) -> str:
@@ -58,22 +60,15 @@ def file_stem(display: str | None) -> str:
 
 
 def infer_direction(metric: str | None, display: str | None, *, metric_from_file: bool = False) -> tuple[bool | None, str]:
-    """(direction, reason): from the metric's name, then from the file's name; (None, why not) if neither
-    says. ``metric_from_file``: the metric's name was taken from the file's name (a wide table)."""
-    if metric is not None and not metric_from_file:
-        judged = _judge(metric)
-        if judged is not None:
-            better, why = judged
-            return better, f"{'higher' if better else 'lower'} is better: the metric is named {metric} ({why})"
-    judged = _judge(file_stem(display)) if display else None
-    if judged is not None:
-        better, why = judged
-        return better, f"{'higher' if better else 'lower'} is better: the file is named {display} ({why})"
-    if metric is not None and not metric_from_file:
-        return None, (f"unknown: neither the metric's name ({metric}) nor the file's name ({display or 'none'}) says "
-                      "whether a higher score is better")
-    return None, (f"unknown: the metric has no name and the file's name ({display or 'none'}) does not say whether a "
-                  "higher score is better")
+    """(direction, reason) of a metric from its name alone (:func:`guess_direction`); ``display`` (the file's
+    name) only says, in the reason, where the name came from when it was taken from the file's name
+    (``metric_from_file``: a wide table's one metric). The file's name itself never decides."""
+    if metric is None:
+        return None, "unknown: the table's metric has no name (nothing says whether a higher score is better)"
+    better, reason = guess_direction(metric)
+    if metric_from_file:
+        reason += f"; the metric's name, {metric}, is taken from the file's name ({display})"
+    return better, reason
 
 
 def metric_from_file_name(display: str | None) -> str | None:
@@ -83,14 +78,7 @@ def metric_from_file_name(display: str | None) -> str | None:
 
 
 def metric_from_text(text: str | None) -> str | None:
-    """The first metric word of a name or a caption ('Table 3: Accuracy (%) of five classifiers' ->
-    'accuracy', a sheet named 'AUC' -> 'auc'); None when there is none."""
-    stem_words = words(text or "")
-    for i, w in enumerate(stem_words):
-        if _singular(w) in _HIGHER | _LOWER:
-            if i + 1 < len(stem_words) and stem_words[i + 1] in ("rate", "rates"):
-                return f"{w}_{stem_words[i + 1]}"
-            if w == "auc" and i > 0 and stem_words[i - 1] == "roc":
-                return "roc_auc"
-            return w
-    return None
+    """The first metric of the direction catalogue named in a name or a caption, with the modifiers beside
+    it ('Table 3: Accuracy (%) of five classifiers' -> 'accuracy', a sheet named 'AUC' -> 'auc',
+    'error_rates' -> 'error_rates', 'accuracy_drop' -> 'accuracy_drop'); None when there is none."""
+    return span(text)

@@ -35,6 +35,8 @@ cell only; a workbook with several non-empty sheets needs ``sheet=``.
 from __future__ import annotations
 
 import io
+import itertools
+import re
 import zipfile
 from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
@@ -43,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from compare_lib import limits
-from compare_lib.errors import InputError
+from compare_lib.errors import InputError, arg
 from compare_lib.io._raw import RawTable
 from compare_lib.io._workbook_check import check_ole2, check_workbook
 
@@ -299,21 +301,21 @@ def _choose_sheet(book, display: str, kind: str, sheet: str | int | None, notes:
             notes.append(f"the workbook has {len(names)} sheets and only '{non_empty[0]}' holds cells; read it")
             return non_empty[0]
         raise InputError(
-            f"File '{display}' has {len(names)} sheets ({listed}); say which one holds the "
-            f"results by passing sheet= with its name, e.g. sheet='{names[0]}'."
+            f"File '{display}' has {len(names)} sheets ({listed}); say which one holds the results with "
+            f"{arg('sheet')}, e.g. {_sheet_example(book, non_empty or names, display, kind)}."
         )
     if isinstance(sheet, (int, np.integer)) and not isinstance(sheet, bool):
         if not 0 <= int(sheet) < len(names):
             raise InputError(
                 f"File '{display}' has {len(names)} sheet{'s' if len(names) > 1 else ''} ({listed}); "
-                f"sheet={int(sheet)} is out of range: give a name or a position from 0 to "
+                f"{arg('sheet', int(sheet))} is out of range: give a name or a position from 0 to "
                 f"{len(names) - 1}."
             )
         return names[int(sheet)]
     if str(sheet) not in names:
         raise InputError(
-            f"File '{display}' has no sheet '{sheet}'; its sheets are {listed}. Pass one of these "
-            "names as sheet=."
+            f"File '{display}' has no sheet '{sheet}'; its sheets are {listed}. Give one of these names with "
+            f"{arg('sheet')}, e.g. {_sheet_example(book, names, display, kind)}."
         )
     return str(sheet)
 
@@ -397,6 +399,43 @@ def _read_here(data: bytes, display: str, sheet: str | int | None, read_kind: st
         notes=tuple(notes),
         title=" ".join(title_texts) or None,
     )
+
+
+#: How many rows of a sheet are looked at to tell whether it holds a table of scores (for a message's example).
+_EXAMPLE_ROWS = 200
+_NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+([.,]\d*)?|[.,]\d+)")
+
+
+def _numbers_in(book, name: str, display: str, kind: str) -> int:
+    """How many cells of the first rows of sheet ``name`` hold a number (or text starting with one)."""
+    try:
+        with _native(display, kind, name):
+            count = 0
+            for row in itertools.islice(book.get_sheet_by_name(name).iter_rows(), _EXAMPLE_ROWS):
+                for v in row:
+                    if isinstance(v, bool):
+                        continue
+                    if isinstance(v, (int, float)) or (isinstance(v, str) and _NUMBER_TEXT.match(v)):
+                        count += 1
+            return count
+    except InputError:
+        return 0
+
+
+def _sheet_example(book, candidates: list[str], display: str, kind: str) -> str:
+    """``sheet='Results'``, in the interface's words, naming the sheet that most looks like the results (the one
+    with the most numbers in its first rows), not merely the first one (often a sheet of notes); with the
+    sheets that hold numbers when that is not all of them."""
+    counts = {n: _numbers_in(book, n, display, kind) for n in candidates}
+    holding = sorted((n for n in candidates if counts[n]), key=lambda n: -counts[n])  # stable: ties in sheet order
+    if not holding:
+        return arg("sheet", candidates[0])
+    if len(holding) == len(candidates):
+        return arg("sheet", holding[0])
+    if len(holding) == 1:
+        return f"{arg('sheet', holding[0])} (the only sheet holding numbers)"
+    shown = ", ".join(f"'{n}'" for n in sorted(holding, key=candidates.index))
+    return f"{arg('sheet', holding[0])} (the sheets holding numbers: {shown})"
 
 
 def _sheet_has_cells(book, name: str, display: str, kind: str) -> bool:

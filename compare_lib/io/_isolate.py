@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import limits
-from ..errors import InputError
+from ..errors import InputError, marked
 
 __all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up"]
 
@@ -139,7 +139,7 @@ def _serve() -> None:
     try:
         message: tuple = ("ok", func(*args, **kwargs))
     except InputError as err:
-        message = ("input", str(err))
+        message = ("input", err)  # pickled with its options (InputError.__reduce__), worded by the parent
     except MemoryError:
         message = ("memory", "")
     except BaseException as err:  # noqa: BLE001 - a panic of a native reader is a BaseException
@@ -227,7 +227,7 @@ def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = l
     if kind == "ok":
         return payload
     if kind == "input":
-        raise InputError(payload)
+        raise InputError(marked(payload))
     if kind == "memory":
         raise InputError(
             f"File '{display}' could not be {what}: it needs more than the {memory_mb:,} MB of memory a read may "

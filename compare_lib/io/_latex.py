@@ -563,14 +563,39 @@ def read_latex(text: str, display: str) -> RawTable:
     if spanning and second is not None:
         second_texts, second_spans, _, second_line = second
         if sum(second_spans) == m and not _is_numberish(second_texts):
-            top = _spread(header_texts, header_spans)
-            bottom = _flat(second_texts, second_spans)
-            header = [" ".join(p for p in (a, b) if p) for a, b in zip(top, bottom)]
-            body_rows = parsed
-            notes.append(
-                f"combined the two header rows (lines {header_line}-{second_line}) into one: "
-                + ", ".join(f"'{h}'" for h in header)
-            )
+            # Group rows above a row of names (issue 28): \multicolumn{3}{c}{Tree ensembles} over CatBoost, XGBoost
+            # and LightGBM names three classifiers and their group, not "Tree ensembles CatBoost". More header rows are
+            # read while the row just read spans columns (a group row over another group row), up to _MAX_HEADER_ROWS.
+            levels = [(header_texts, header_spans)]
+            last_texts, last_spans, last_raws, last_line = second
+            pushed_back = None
+            while len(levels) < _MAX_HEADER_ROWS - 1 and (
+                    any(k > 1 for k in last_spans) or any("\\multirow" in r for r in last_raws)):
+                following = next(parsed, None)
+                if following is None:
+                    break
+                if sum(following[1]) != m or _is_numberish(following[0]):
+                    pushed_back = following  # a data row: it stays the first body row
+                    break
+                levels.append((last_texts, last_spans))
+                last_texts, last_spans, last_raws, last_line = following
+            body_rows = parsed if pushed_back is None else itertools.chain([pushed_back], parsed)
+            bottom = _flat(last_texts, last_spans)
+            tops = [_spread(texts, spans) for texts, spans in levels]
+            groups = _column_groups(levels, bottom)
+            if groups is not None:
+                header = [b or next((top[j] for top in reversed(tops) if top[j]), "") for j, b in enumerate(bottom)]
+                notes.append(
+                    f"read the header rows (lines {header_line}-{last_line}): the last one as the names, the "
+                    "rows above as column groups: " + "; ".join(groups)
+                )
+            else:
+                header = [" ".join(p for p in (*(top[j] for top in tops), bottom[j]) if p) for j in range(m)]
+                rows_word = "two" if len(levels) == 1 else str(len(levels) + 1)
+                notes.append(
+                    f"combined the {rows_word} header rows (lines {header_line}-{last_line}) into one: "
+                    + ", ".join(f"'{h}'" for h in header)
+                )
         elif any(k > 1 for k in header_spans):
             top = _spread(header_texts, header_spans)
             header = _number_repeats(top)
@@ -626,6 +651,43 @@ def read_latex(text: str, display: str) -> RawTable:
         notes=tuple(notes),
         title=cap_text,
     )
+
+
+#: Header rows read at most (group rows above the names).
+_MAX_HEADER_ROWS = 4
+#: Sub-headings that name what a column measures, not a classifier: "SVM" over "acc" and "f1" is two columns of SVM.
+_MEASURE_WORDS = frozenset(
+    "acc accuracy auc roc f1 f-1 f1-score fscore f-score prec precision rec recall mean avg average std sd stdev stddev "
+    "var median min max rank ranks time train test valid val validation err error loss mse rmse mae r2 ap map ndcg "
+    "bleu n # score best worst p p-value pvalue ± % top-1 top-5 top1 top5 runtime memory params size kappa mcc "
+    "gmean g-mean bacc iou dice".split())
+
+
+def _column_groups(levels: list[tuple[list[str], list[int]]], bottom: list[str]) -> list[str] | None:
+    """The groups the header rows above the names make, as "Tree ensembles (CatBoost, XGBoost, LightGBM)" (one
+    entry per group heading, from the top row down); None when the rows above are not groups of the names below
+    (a heading over the measures of one classifier, "SVM" over "acc" and "f1", or names repeated under two headings,
+    which are then combined instead). One pass over the cells."""
+    groups: list[str] = []
+    covered: list[str] = []
+    for texts, spans in levels:
+        start = 0
+        for text, span in zip(texts, spans):
+            names = [b for b in bottom[start:start + span] if b]
+            if span > 1 and text:
+                if len(names) != span:
+                    return None  # a heading over empty cells: not a group of names
+                covered += names
+                groups.append(f"{text} ({', '.join(names)})")
+            start += span
+    if not covered:
+        return None
+    named = [b for b in bottom if b]
+    if len(set(named)) != len(named):  # the same name under two headings: the headings tell them apart
+        return None
+    if any(name.casefold().strip(" .:()[]") in _MEASURE_WORDS for name in covered):
+        return None
+    return groups
 
 
 def _spread(texts: list[str], spans: list[int]) -> list[str]:

@@ -26,7 +26,7 @@ from .._table_validation import _MISSING_TOKENS
 from .._validation import MAX_LISTED
 from ..errors import InputError
 from ..limits import MAX_TABLE_COLUMNS
-from ._direction import HIGHER_WORDS, LOWER_WORDS, metric_from_file_name, metric_from_text, words
+from ._direction import LAYOUT_METRIC_WORDS, metric_from_file_name, metric_from_text, words
 from ._numbers import is_number_column, not_numbers_message, parse_columns, texts
 from ._raw import RawTable
 from ._results import Results, _Metric, _Wide
@@ -50,7 +50,7 @@ _METRIC_NAME_COLUMNS = {"metric", "measure", "metric_name", "metric name", "meas
                         "score_name"}
 _VALUE_COLUMNS = {"value", "score", "result", "performance", "val", "metric_value", "score_value"}
 _SKLEARN_TIMES = {"fit_time", "score_time"}
-_METRIC_WORDS = set(HIGHER_WORDS) | set(LOWER_WORDS)
+_METRIC_WORDS = LAYOUT_METRIC_WORDS
 
 
 def _lower(header: list[str]) -> list[str]:

@@ -3,13 +3,16 @@
 A results file may hold several metrics, folds, seeds or repeated runs. :class:`Results` keeps them as
 they are and says what it found (:attr:`Results.metrics`, :attr:`Results.columns`, :attr:`Results.notes`);
 :meth:`Results.table` then builds the :class:`~compare_lib._table.ScoreTable` of one metric, aggregated
-over the runs of each data set and classifier, with the direction inferred from the names unless given.
+over the runs of each data set and classifier, with the direction given, or else looked up in the direction
+catalogue by the metric's name (recorded as a guess, with its reason) and refused when the catalogue does not
+know it.
 Nothing is chosen silently: with several metrics and none asked for, :meth:`Results.table` refuses and
 lists them.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +21,7 @@ import pandas as pd
 from .._table import MISSING_POLICIES, ScoreTable
 from .._table_validation import RowLabels, _count_listing
 from .._validation import MAX_LISTED, check_choice
-from ..errors import InputError
+from ..errors import InputError, arg
 from ._direction import infer_direction
 
 #: Significant digits an averaged cell keeps: runs whose true means are equal (0.81, 0.80, 0.82 and three
@@ -36,6 +39,43 @@ def _without_float_noise(x: np.ndarray) -> np.ndarray:
 
 #: How the runs of one data set and classifier become its cell.
 AGGREGATES = ("mean", "median")
+#: Metrics a message does not offer as the example of what to compare (costs, not scores).
+_NOT_AN_EXAMPLE = re.compile(r"time|duration|latency|memory|energy|seconds|size|count", re.I)
+
+
+def _example_metric(metrics) -> str:
+    """The metric a message offers as an example: a scikit-learn test score, else the first that is not a cost
+    (fit_time, score_time...), else the first."""
+    names = [m for m in metrics if m is not None]
+    return (next((m for m in names if str(m).startswith("test_")), None)
+            or next((m for m in names if not _NOT_AN_EXAMPLE.search(str(m))), None) or metrics[0])
+
+
+def _recorded(method):
+    """:meth:`Results.table` that records in the table's ``provenance`` how it was made (the file as read, the
+    metric asked for, the direction, the missing-data policy, the aggregation), for the reproducing script."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def table(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        record = getattr(self, "_provenance", None)
+        if record is not None and isinstance(out, ScoreTable):
+            from .._provenance import with_table
+
+            bound = signature.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            given = bound.arguments
+            # the table is new and not yet shared: recording its provenance changes nothing else
+            object.__setattr__(out, "provenance", with_table(record, given.get("metric"), out.higher_is_better,
+                                                             given.get("missing", "error"),
+                                                             given.get("aggregate", "mean")))
+        return out
+
+    return table
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,8 +162,8 @@ class Results:
             if len(self.metrics) > 1:
                 raise InputError(
                     f"File '{self.source}': the file has {len(self.metrics)} metrics: {', '.join(map(str, self.metrics))}; "
-                    "pass metric=... to say which one to compare (e.g. metric="
-                    f"{next((m for m in self.metrics if str(m).startswith('test_')), self.metrics[0])!r})."
+                    f"say which one to compare with {arg('metric')} (e.g. "
+                    f"{arg('metric', _example_metric(self.metrics))})."
                 )
             if not self.metrics:
                 raise InputError(f"File '{self.source}' has no metric column.")
@@ -133,21 +173,23 @@ class Results:
         named = [m for m in self.metrics if m is not None]
         if not named:
             raise InputError(
-                f"File '{self.source}': metric={metric!r} is not in the file: it is a wide table of one unnamed metric; "
-                "leave metric out."
+                f"File '{self.source}': {arg('metric', metric)} is not in the file: it is a wide table of one unnamed "
+                f"metric; leave out {arg('metric', bare=True)}."
             )
         raise InputError(
-            f"File '{self.source}': metric={metric!r} is not in the file; it has {len(self.metrics)} metric(s): "
+            f"File '{self.source}': {arg('metric', metric)} is not in the file; it has {len(self.metrics)} metric(s): "
             f"{', '.join(map(str, self.metrics))}."
         )
 
     def direction(self, metric: str | None = None) -> bool | None:
-        """True when a higher score of ``metric`` is better, False when lower is, None when unknown:
-        inferred from the metric's name, then from the file's name."""
+        """True when a higher score of ``metric`` is better, False when lower is, None when unknown: looked up
+        in the direction catalogue by the metric's name (:func:`compare_lib.guess_direction`); the file's
+        name never decides (it may only name a wide table's one metric)."""
         return self._direction(metric)[0]
 
     def direction_reason(self, metric: str | None = None) -> str:
-        """Why :meth:`direction` says what it says ("lower is better: the metric is named error ...")."""
+        """Why :meth:`direction` says what it says ("lower is better: 'wer' is word error rate (ASR, Hugging Face
+        evaluate)")."""
         return self._direction(metric)[1]
 
     def _direction(self, metric: str | None) -> tuple[bool | None, str]:
@@ -183,13 +225,15 @@ class Results:
         })
 
     # -- the table ------------------------------------------------------------------------------
+    @_recorded
     def table(self, metric: str | None = None, *, higher_is_better: bool | None = None, missing: str = "error",
               aggregate: str = "mean") -> ScoreTable:
         """The :class:`ScoreTable` of one metric (data sets x classifiers).
 
-        ``metric``: which one (required when the file has several). ``higher_is_better``: the direction;
-        None infers it from the metric's and the file's names (see :meth:`direction`), and assumes higher
-        is better, with a note, when they do not say. ``missing``: the missing-data policy ("error",
+        ``metric``: which one (required when the file has several). ``higher_is_better``: the direction
+        (stated); None looks it up in the direction catalogue by the metric's name (:meth:`direction`; the
+        table records it as guessed, with the reason) and refuses, with an :class:`InputError` saying how to
+        state it, a metric the catalogue does not know. ``missing``: the missing-data policy ("error",
         "drop-datasets", "drop-classifiers", "pairwise"). ``aggregate``: "mean" or "median" of the runs
         (folds, seeds, repetitions) of each data set and classifier. The notes say how the cells were made
         and what was dropped or kept.
@@ -198,33 +242,47 @@ class Results:
         check_choice(missing, MISSING_POLICIES, "missing", verb="is not a policy")
         check_choice(aggregate, AGGREGATES, "aggregate")
         notes = list(self.notes)
+        direction = (True, None)  # stated by the caller
+        unknown = None
         if higher_is_better is None:
             better, reason = infer_direction(name, self.source, metric_from_file=self._metric_from_file)
-            if better is None:
-                higher_is_better = True
-                notes.append(f"Higher is better was assumed: the direction is {reason}. If a lower score is better, "
-                             "say so (higher_is_better=False).")
-            else:
-                higher_is_better = better
-                notes.append(reason[0].upper() + reason[1:] + ".")
+            if better is None:  # refused below, after the cells' own problems (they come first)
+                unknown, better, reason = reason, True, "unknown"
+            higher_is_better, direction = better, (False, reason)
         if self._wide is not None:
-            return self._wide_table(name, higher_is_better, missing, notes)
-        return self._rows_table(name, higher_is_better, missing, aggregate, notes)
+            table = self._wide_table(name, higher_is_better, missing, notes, direction)
+        else:
+            table = self._rows_table(name, higher_is_better, missing, aggregate, notes, direction)
+        if unknown is not None:
+            raise InputError(self._unknown_direction(name, unknown))
+        return table
 
-    def _wide_table(self, name, higher_is_better, missing, notes) -> ScoreTable:
+    def _unknown_direction(self, name: str | None, reason: str) -> str:
+        if name is None:
+            said = ("the table's one metric has no name (neither the file's name nor a caption names it), so nothing "
+                    "says whether a higher or a lower score is better")
+        else:
+            why = reason[len("unknown: "):] if reason.startswith("unknown: ") else reason
+            said = f"nothing says whether a higher or a lower value of the metric '{name}' is better ({why})"
+        return (f"File '{self.source}': {said}. State it: {arg('higher_is_better', True)} if higher is better, "
+                f"{arg('higher_is_better', False)} if lower is better.")
+
+    def _wide_table(self, name, higher_is_better, missing, notes, direction=(True, None)) -> ScoreTable:
         w = self._wide
+        stated, reason = direction
         if w.values is None:
             return ScoreTable(w.frame_for_errors, higher_is_better, missing=missing, source=self.source,
-                              notes=tuple(notes), metric=name)
+                              notes=tuple(notes), metric=name, direction_stated=stated, direction_reason=reason)
         frame = pd.DataFrame(w.values, index=w.names, columns=w.classifiers)
         return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
-                          row_labels=RowLabels(w.lines, self._place("")), metric=name)
+                          row_labels=RowLabels(w.lines, self._place("")), metric=name, direction_stated=stated,
+                          direction_reason=reason)
 
     def _place(self, before: str) -> str:
         word = f"{before}{self._row_word}" if not before else f"{before} {self._row_word}"
         return f"sheet '{self._sheet}', {word}" if self._sheet else word
 
-    def _rows_table(self, name, higher_is_better, missing, aggregate, notes) -> ScoreTable:
+    def _rows_table(self, name, higher_is_better, missing, aggregate, notes, direction=(True, None)) -> ScoreTable:
         m = self._metric_data[name]
         if m.error:
             raise InputError(m.error)
@@ -250,7 +308,7 @@ class Results:
         if na_rows and missing == "error":
             raise InputError(
                 f"File '{self.source}': {nan.size} missing score(s): {_count_listing(na_rows, nan.size)}. Fill them in, "
-                "remove the rows, or choose a missing-data policy."
+                f"remove the rows, or choose a missing-data policy ({arg('missing')})."
             )
         keys = self._keys
         folds = self._fold_frame(rows, values)
@@ -260,7 +318,7 @@ class Results:
             if dup_mask.any():
                 dup = folds[dup_mask]
                 first = dup.iloc[0]
-                where = ", ".join(f"{c}={first[c]!r}" for c in key)
+                where = ", ".join(f"{c} {first[c]!r}" for c in key)  # the file's columns, not arguments
                 same = lines[np.flatnonzero(dup_mask)[(dup[key] == first[key]).all(axis=1).to_numpy()]]
                 raise InputError(
                     f"File '{self.source}': the same {where} appears on {self._row_word}s "
@@ -293,7 +351,8 @@ class Results:
         frame = pd.DataFrame(grid, index=np.asarray(datasets, dtype=object), columns=np.asarray(classifiers, dtype=object))
         multi = bool(keys) or (counts.size and counts.max() > 1)
         return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
-                          folds=folds if multi else None, row_labels=labels, metric=name)
+                          folds=folds if multi else None, row_labels=labels, metric=name,
+                          direction_stated=direction[0], direction_reason=direction[1])
 
     def _runs_word(self) -> str:
         lowered = [k.lower() for k in self._keys]
@@ -371,6 +430,6 @@ class Results:
             f"File '{self.source}': {holes.size} missing cell(s): {_count_listing(cells, holes.size)}. There is no row for "
             f"{_count_listing(runs, holes.size)}: every "
             "classifier needs at least one row (run) on every data set. Add the rows, or choose a missing-data policy: "
-            "drop the data sets that lack a classifier, drop the classifiers that lack a data set, or keep the holes "
-            "(the 'pairwise' policy, missing='pairwise')."
+            f"drop the data sets that lack a classifier ({arg('missing', 'drop-datasets')}), drop the classifiers that "
+            f"lack a data set ({arg('missing', 'drop-classifiers')}), or keep the holes ({arg('missing', 'pairwise')})."
         )

@@ -40,6 +40,8 @@ FORMATS = {"Detect": "auto", "CSV / TSV (delimited)": "csv", "LaTeX table": "lat
            "Text copied from a PDF": "text", "Excel (.xlsx)": "xlsx", "Excel 97-2003 (.xls)": "xls",
            "OpenDocument (.ods)": "ods"}
 SOURCES = ["Sample", "Upload a file", "Paste"]
+#: The rename boxes take this many characters at most (thousands of "old = new" lines).
+RENAME_MAX_CHARS = 200_000
 UPLOAD_TYPES = ["csv", "tsv", "txt", "tab", "xlsx", "xls", "ods", "tex", "md", "markdown"]
 ss = st.session_state
 
@@ -50,7 +52,7 @@ def _metric_label(metric) -> str:
 
 def _refused(err: cl.InputError) -> None:
     """A file that cannot be used: its message, and that nothing was replaced."""
-    ss["load_error"] = f"{err}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
+    ss["load_error"] = f"{ui.words(err)}\n\nThe table loaded before ({state.origin().describe()}) is still in use."
 
 
 def _loaded(table: cl.ScoreTable, origin: state.Origin) -> None:
@@ -62,12 +64,22 @@ def _loaded(table: cl.ScoreTable, origin: state.Origin) -> None:
 
 def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | None, *,
          keep_selection: bool = False) -> bool:
-    """Build the table of ``origin.metric`` from a read file and make it the loaded table."""
+    """Build the table of ``origin.metric`` from a read file and make it the loaded table. ``higher``: the direction
+    the user chose (the outputs say "stated by you"), or None for the catalogue's guess; a metric the catalogue
+    does not know waits for the user's answer (issue 28: nothing is analysed in an unknown direction)."""
     try:
+        if higher is None and results.direction(origin.metric) is None:
+            # the cells' own problems first (as the library reports them), then the question
+            state.results_table(token, results, origin.metric, True, origin.missing, origin.aggregate)
+            ss["pending_read"] = {"token": token, "origin": origin, "higher": None, "results": results,
+                                  "direction": True, "keep_selection": keep_selection}
+            return False
         table = state.results_table(token, results, origin.metric, higher, origin.missing, origin.aggregate)
     except cl.InputError as err:
         _refused(err)
         return False
+    if higher is not None:
+        table = table.with_direction(higher, stated_by=state.STATED_BY_YOU)
     if keep_selection:
         state.set_table(table, origin, keep_selection=True)
     else:
@@ -75,8 +87,6 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
     state.set_results(results, token)
     ss.pop("pending_read", None)
     ss["loaded_upload"] = ss.get("reading_upload") if origin.kind == "file" else None
-    guessed = results.direction(origin.metric)
-    ss["direction_question"] = higher is None and guessed is not True  # lower or unknown: asked, not assumed
     return True
 
 
@@ -168,18 +178,10 @@ if loaded is not None:
         missing = MISSING[missing_label]
         if (metric, aggregate, missing) != (origin.metric, origin.aggregate, origin.missing):
             new_origin = replace(origin, missing=missing, metric=metric, aggregate=aggregate)
-            higher_now = None if metric != origin.metric else table.higher_is_better
+            # the same metric keeps a direction the user stated; another one is guessed (or asked) anew
+            higher_now = table.higher_is_better if metric == origin.metric and table.direction_stated else None
             if _use(results, token, new_origin, higher_now, keep_selection=True):
                 st.rerun()
-        reason = results.direction_reason(origin.metric)
-        st.caption(esc(f"Direction guessed from the names: {reason}"))
-if ss.get("direction_question"):
-    guess = "lower" if not table.higher_is_better else "higher"
-    st.warning(
-        f"**Which is better for {esc(_metric_label(table.metric))}?** The table is read as {guess} is better "
-        f"({esc(state.loaded_results()[0].direction_reason(table.metric)) if state.loaded_results() else 'assumed'}). "
-        "Check the choice below: every rank and conclusion depends on it."
-    )
 ui.show_notes(table.notes)
 higher = DIRECTION[
     st.radio(
@@ -192,11 +194,15 @@ higher = DIRECTION[
         "rates, losses or run times.",
     )
 ]
-if ss.get("direction_question") and st.button("That is right", key=f"w_direction_ok_{version}"):
-    ss["direction_question"] = False
-    st.rerun()
+if table.direction_stated:
+    st.caption(esc(f"Direction: {state.direction_words(table)}."))
+else:  # issue 28: every guess, "higher" included, is shown with its reason and can be changed
+    st.caption(esc(f"Guessed from the metric's name: {table.direction_reason}. If that is wrong, choose the other "
+                   "direction above: every rank and conclusion depends on it."))
+    if st.button("That is right", key=f"w_direction_ok_{version}"):
+        state.set_direction(table.higher_is_better)  # the outputs now say "stated by you"
+        st.rerun()
 if higher != table.higher_is_better:
-    ss["direction_question"] = False
     state.set_direction(higher)
     st.rerun()  # every message above describes the table as it is now read
 
@@ -225,9 +231,11 @@ else:
         stored = ss.get("load_higher", None)
         new_higher = NEW_DIRECTION[c1.radio("In the new table, scores are", directions,
                                             index=list(NEW_DIRECTION.values()).index(stored), key="w_new_direction",
-                                            help="Detect: from the metric's name (accuracy, AUC: higher; error, loss, "
-                                                 "time: lower), else from the file's name; you are asked to check a "
-                                                 "lower-is-better or unknown guess.")]
+                                            help="Detect: from the metric's name, with the library's direction "
+                                                 "catalogue (accuracy, AUC, BLEU: higher; error, loss, WER, time: "
+                                                 "lower); the guess is shown with its reason and can be changed. A "
+                                                 "metric the catalogue does not know is asked before anything is "
+                                                 "analysed. The file's name never decides.")]
         ss["load_higher"] = new_higher
         layout_label = c2.selectbox("Layout", list(LAYOUTS), index=list(LAYOUTS.values()).index(ss.get("load_layout", "auto")),
                                     key="w_layout")
@@ -257,7 +265,7 @@ else:
                         sheets = state.sheet_names(data, kind, uploaded.name)
                     except cl.InputError as err:
                         sheets = []
-                        ss["load_error"] = str(err)
+                        _refused(err)
                     if len(sheets) > 1:
                         sheet = st.selectbox("Sheet", sheets, index=None, key="w_sheet",
                                              placeholder="The workbook has several sheets: choose the one to read",
@@ -289,22 +297,41 @@ else:
 pending = ss.get("pending_read")
 if pending is not None:
     results = pending["results"]
+    asking = bool(pending.get("direction"))  # one metric, whose direction the catalogue does not know
     with st.container(border=True):
-        st.markdown(f"**{esc(pending['origin'].label)} holds {len(results.metrics)} metrics: choose one.** Nothing "
-                    "is analysed until you do.")
+        if asking:
+            metric = pending["origin"].metric
+            st.markdown(f"**{esc(pending['origin'].label)}: which is better for {esc(_metric_label(metric))}?** "
+                        "Nothing is analysed until you answer.")
+        else:
+            st.markdown(f"**{esc(pending['origin'].label)} holds {len(results.metrics)} metrics: choose one.** "
+                        "Nothing is analysed until you do.")
         st.caption(esc(_recognised(results)))
         ui.show_notes(results.notes, title="What the reader did")
-        metric = st.selectbox("Metric", results.metrics, index=None, format_func=_metric_label, key="w_pending_metric",
-                              placeholder="Choose the metric to analyse")
-        aggregate = "mean"
-        if results.has_folds:
-            aggregate = AGGREGATES[st.radio("Runs/folds per cell", list(AGGREGATES), horizontal=True,
-                                            key="w_pending_aggregate")]
-        if metric is not None:
-            st.caption(esc(f"Direction: {results.direction_reason(metric)}"))
-        if st.button("Use this table", type="primary", key="w_pending_use", disabled=metric is None):
+        aggregate = pending["origin"].aggregate
+        if not asking:
+            metric = st.selectbox("Metric", results.metrics, index=None, format_func=_metric_label,
+                                  key="w_pending_metric", placeholder="Choose the metric to analyse")
+            if results.has_folds:
+                aggregate = AGGREGATES[st.radio("Runs/folds per cell", list(AGGREGATES), horizontal=True,
+                                                key="w_pending_aggregate")]
+        answer, unanswered = pending["higher"], False
+        picked = asking or metric is not None  # a wide table's one metric may have no name (None)
+        if picked and answer is None:
+            if results.direction(metric) is None:  # a question, never an assumption (issue 28)
+                st.warning(esc(f"Nothing says whether a higher or a lower {_metric_label(metric)} is better "
+                               f"({results.direction_reason(metric).removeprefix('unknown: ')}). Choose the "
+                               "direction: every rank and conclusion depends on it."))
+                choice = st.radio("Which is better?", list(DIRECTION), index=None, horizontal=True,
+                                  key="w_pending_direction")
+                answer, unanswered = (None, True) if choice is None else (DIRECTION[choice], False)
+            else:
+                st.caption(esc(f"Direction guessed from the metric's name: {results.direction_reason(metric)}. "
+                               "It can be changed once the table is loaded."))
+        if st.button("Use this table", type="primary", key="w_pending_use", disabled=not picked or unanswered):
             chosen = replace(pending["origin"], metric=metric, aggregate=aggregate)
-            if _use(results, pending["token"], chosen, pending["higher"]):  # clears the pending read
+            if _use(results, pending["token"], chosen, answer,  # clears the pending read
+                    keep_selection=bool(pending.get("keep_selection"))):
                 st.rerun()
 
 if ss.get("load_error"):
@@ -315,6 +342,40 @@ version = ss.get("table_version", 0)
 
 # -- what to keep ----------------------------------------------------------------------------------
 st.subheader("Classifiers and data sets to compare")
+# Renaming (issue 28): the loaded table itself takes the new names, so every page, download, report and link
+# shows them. Names are typed as text and shown escaped (never as Markdown).
+renamed = state.renames()
+with st.expander("Rename classifiers or data sets", expanded=bool(ss.get("rename_error"))):
+    st.caption("One rename per line, as `old name = new name` (e.g. a paper's short names). Every page, download, "
+               "report and link then uses the new names; the file is not changed.")
+    r1, r2 = st.columns(2)
+    rename_c = r1.text_area("Classifiers", key=f"w_rename_c_{version}", height=110, max_chars=RENAME_MAX_CHARS,
+                            placeholder=f"{table.classifiers[0]} = new name")
+    rename_d = r2.text_area("Data sets", key=f"w_rename_d_{version}", height=110, max_chars=RENAME_MAX_CHARS,
+                            placeholder=f"{table.datasets[0]} = new name")
+    b1, b2 = st.columns([1, 3])
+    if b1.button("Rename", key="w_rename_go", type="primary", disabled=not (rename_c.strip() or rename_d.strip())):
+        try:
+            done = state.apply_renames(cl.parse_renames(rename_c, what="classifiers"),
+                                       cl.parse_renames(rename_d, what="data sets"))
+        except cl.InputError as err:
+            ss["rename_error"] = ui.words(err)
+        else:
+            ss.pop("rename_error", None)
+            count = len(done["classifiers"]) + len(done["datasets"])
+            ss["rename_message"] = f"Renamed {count} name(s)." if count else "Nothing to rename: the names are the same."
+            st.rerun()
+    if renamed["classifiers"] or renamed["datasets"]:
+        if b2.button("Undo the renames (names as read)", key="w_rename_undo"):
+            state.undo_renames()
+            ss["rename_message"] = "The names are as read again."
+            st.rerun()
+        pairs = [f"{old} → {new}" for old, new in [*renamed["classifiers"].items(), *renamed["datasets"].items()]]
+        st.caption("Renamed: " + esc("; ".join(pairs[:30]) + (f" and {len(pairs) - 30} more" if len(pairs) > 30 else "")))
+    if ss.get("rename_error"):
+        st.error(esc(ss["rename_error"]) + " Nothing was renamed.")
+if ss.get("rename_message"):
+    st.success(esc(ss.pop("rename_message")))
 keep_c = st.multiselect(
     "Classifiers", table.classifiers, default=state.kept_classifiers(), key=f"w_keep_c_{version}",
 )
@@ -409,6 +470,8 @@ else:
         shown = cl.report.with_p_text(summary, ["omnibus_p"])
         if not shown["problem"].astype(bool).any():
             shown = shown.drop(columns="problem")
+        else:
+            shown["problem"] = shown["problem"].map(ui.words)  # options named by their controls
         shown = shown.rename(columns={
             "metric": "Metric", "higher_is_better": "Higher is better", "direction_reason": "Direction: why",
             "datasets": "Data sets", "best": "Best mean rank", "tied_for_best": "Tied for best",

@@ -304,7 +304,7 @@ elif view == "Where procedures disagree":
         for method, reason in ver.attrs.get("undefined", {}).items():
             reasons.setdefault(reason, []).append(method)
         for reason, methods in reasons.items():  # one caption per reason, however many methods share it
-            st.caption(esc(f"{', '.join(methods)}: left out. {reason}"))
+            st.caption(esc(f"{', '.join(methods)}: left out. {ui.words(reason)}"))
         ui.download_buttons(ver, "verdicts", caption="Verdicts of several post-hoc procedures", key="verdicts")
 
 elif view == "Wins / ties / losses":
@@ -321,6 +321,9 @@ else:
         st.code(paragraph, language=None, wrap_lines=True)
         st.download_button("⬇ Paragraph (.txt)", paragraph.encode("utf-8"), file_name="results.txt", mime="text/plain",
                            key="dl_paragraph", on_click="ignore")
+        data_text = cl.report.data_sentence(table).strip().removeprefix("Data: ")
+        if data_text:  # issue 28: kept out of the paragraph, said here for the data section of the paper
+            st.caption("Not in the paragraph, for your paper's data section: " + esc(data_text))
     st.markdown("**The whole analysis of this view** (the choices above, α and the classifiers and data sets kept):")
     ui.report_downloads(table, alpha=alpha, test=test, correction=procedure, control=control, effect=effect)
     if link.get("pending"):
