@@ -64,6 +64,11 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_cd_layout": ("unjoined_pairs",),  # issue 28: pairs not rejected that no CD bar joins
     "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
+    # issue 30: item-level results (per-question outcomes), paired tests per task, planning
+    "_items": ("ITEM_TESTS", "Items", "item_comparison", "item_comparison_all", "items_detectable", "items_needed"),
+    "io._items": ("ITEM_FORMATS", "read_items"),
+    # issue 29: Bayesian Plackett-Luce ranking (Calvo et al. 2018; Caron & Doucet 2012's Gibbs sampler)
+    "_bayes_ranking": ("BayesianRankingResult", "bayesian_ranking"),
 }
 #: Public names that are other names of the same object.
 _ALIASES = {"posthoc_labels": ("_posthoc", "TEST_LABELS")}

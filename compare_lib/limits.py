@@ -36,6 +36,17 @@ MAX_INPUT_BYTES = 1 << 30
 #: Seeds of random generators: what every numpy generator accepts (RandomState needs < 2**32).
 MAX_SEED = 2**32 - 1
 
+# -- item-level results (issue 30) ---------------------------------------------------------------------
+#: Rows (model x task x item outcomes) of one item-level read, and files of one folder or list.
+MAX_ITEM_ROWS = 50_000_000
+MAX_ITEM_FILES = 10_000
+#: Replicates of one paired bootstrap or sign-flip permutation test.
+MAX_ITEM_REPS = 1_000_000
+#: Cells (replicates x items) held at once while resampling; larger runs go in chunks of this size.
+ITEM_RESAMPLE_CHUNK = 20_000_000
+#: Replicates x items x pairs of one call's bootstrap or permutation tests (about 10^8 a second here).
+MAX_ITEM_RESAMPLE_WORK = 3_000_000_000
+
 # -- pairwise tests ------------------------------------------------------------------------------------
 #: Exact Wilcoxon null distributions are used up to this many non-zero differences (then the normal one).
 EXACT_WILCOXON_MAX_N = 50
@@ -119,6 +130,8 @@ APP_MAX_LINK_DATA_CHARS = 8000
 APP_MAX_LINK_DATA_BYTES = 2_000_000
 APP_MAX_LINK_CELLS = 20_000
 APP_MAX_DROP_CHARS = 1500
+#: Item-level rows (model x task x item) the app reads (issue 30).
+APP_MAX_ITEM_ROWS = 2_000_000
 #: A sheet's used range (rows x columns) the app reads.
 APP_MAX_SHEET_CELLS = 5_000_000
 #: Untrusted input is read in a child process with these limits: memory above the child's start (MB),

@@ -1,6 +1,6 @@
 """The helpers every page uses, gathered under one name (``ui.x``): each lives in the module of its concern.
 
-* :mod:`ui_text` — escaping and error plumbing (``esc``, ``call``, ``guarded``, ``show_notes``, ``caption``);
+* :mod:`ui_text` — escaping and error plumbing (``esc``, ``call``, ``guarded``, ``guarded_callback``, ``show_notes``, ``caption``);
 * :mod:`ui_cache` — cached calls into compare_lib (every statistic a page shows comes from there);
 * :mod:`ui_widgets` — widgets and layout (``wide_chart``, ``fold_level_source``, ``classifier_pair``, ...);
 * :mod:`ui_exports` — downloads of figures and tables.

@@ -7,8 +7,11 @@ warnings into Streamlit messages (:func:`call`) escapes them too.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import re
+import secrets
 import string
 import warnings
 from typing import Any, Callable
@@ -18,7 +21,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 
-__all__ = ["esc", "words", "show_notes", "call", "guarded", "caption"]
+__all__ = ["esc", "words", "show_notes", "call", "guarded", "guarded_callback", "report_bug", "caption"]
 
 
 _MARKDOWN_SPECIALS = re.compile(f"([{re.escape(string.punctuation)}])")
@@ -68,24 +71,51 @@ def call(fn: Callable[..., Any], *args, **kwargs) -> Any | None:
     return result
 
 
-def guarded(run: Callable[[], Any]) -> None:
-    """Run a page: an InputError that escaped a page becomes one escaped error message; any other
-    exception (a bug) is logged on the server and shown without its traceback, which would name server
-    paths. Streamlit's own control-flow exceptions (stop, rerun) pass through."""
+#: The server's log of unexpected errors (the traceback and the error's id; the page shows only the id).
+LOG = logging.getLogger("dashboard")
+
+
+def report_bug(err: BaseException, where: str) -> str:
+    """An unexpected exception: its traceback goes to the server's log with a short id, and the page shows one
+    plain message with that id (never the traceback, the exception's type or its message, which can name server
+    paths). Returns the id."""
+    error_id = secrets.token_hex(4)
+    LOG.error("unexpected error %s in %s", error_id, where, exc_info=(type(err), err, err.__traceback__),
+              extra={"error_id": error_id})
+    st.error(
+        f"Something went wrong here (an internal error, error id {error_id}, logged on the server). Try another "
+        "choice, or reload the page; if it persists, please report what you did and this id."
+    )
+    return error_id
+
+
+def guarded(run: Callable[..., Any], *args: Any, where: str = "a page") -> None:
+    """Run a page (or the app's frame, or a widget callback): an InputError that escaped becomes one escaped error
+    message; any other exception (a bug, Streamlit's own API errors included) becomes :func:`report_bug`'s message
+    with an id, its traceback only in the server log. Under Community Cloud's forced
+    ``client.showErrorDetails = false`` Streamlit would print the traceback of anything that escapes.
+    Streamlit's control flow passes through: stop and rerun are BaseExceptions (``except Exception`` never sees
+    them) and a fragment's FragmentHandledException is re-raised. ``COMPARE_DASHBOARD_RAISE=1`` (the tests)
+    re-raises bugs, so that they surface as exceptions."""
     try:
-        run()
+        run(*args)
     except cl.InputError as err:
         st.error(esc(words(err)))
     except Exception as err:
-        if type(err).__module__.startswith("streamlit") or os.environ.get("COMPARE_DASHBOARD_RAISE") == "1":
-            raise  # Streamlit's control flow; and the tests want bugs to surface as exceptions
-        import logging
+        if type(err).__name__ == "FragmentHandledException" or os.environ.get("COMPARE_DASHBOARD_RAISE") == "1":
+            raise
+        report_bug(err, where)
 
-        logging.getLogger("dashboard").exception("unexpected error on a page")
-        st.error(
-            "Something went wrong on this page (an internal error, logged on the server). Try another choice, or "
-            "reload the page; if it persists, please report what you did."
-        )
+
+def guarded_callback(fn: Callable[..., Any]) -> Callable[..., None]:
+    """A widget callback (``on_change``/``on_click``) run inside :func:`guarded`: Streamlit calls callbacks before
+    the script, outside the page's guard."""
+
+    @functools.wraps(fn)
+    def callback(*args: Any, **kwargs: Any) -> None:
+        guarded(lambda: fn(*args, **kwargs), where=f"the callback {fn.__name__}")
+
+    return callback
 
 
 def caption(table: cl.ScoreTable) -> None:

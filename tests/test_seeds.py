@@ -48,7 +48,25 @@ CALLS = {
         t, t.classifiers[0], t.classifiers[1], n_sets=5, biases=[0, 5], samples=20, seed=s,
         tests=["Wilcoxon", "Friedman"])["mean_p"].tolist(),
     "analyze": lambda t, s: cl.analyze(t, rope=0.01, seed=s, bayesian_samples=2000).bayesian["p_a"].tolist(),
+    # issue 30: the paired bootstrap of item-level results (items made from the table, see _items)
+    "item_comparison": lambda t, s: cl.item_comparison(_items(t), t.classifiers[0], t.classifiers[1], test="bootstrap",
+                                                       reps=200, seed=s)["se"].tolist()[:3],
+    "item_comparison_all": lambda t, s: cl.item_comparison_all(_items(t, 3), test="permutation", reps=200,
+                                                               seed=s)["p"].tolist()[:3],
+    # issue 29: the Bayesian Plackett-Luce ranking
+    "bayesian_ranking": lambda t, s: cl.bayesian_ranking(t, samples=400, seed=s).p_best.tolist(),
 }
+
+
+def _items(t, k: int = 2) -> cl.Items:
+    """Item-level results from a table: each data set a task of 20 items scattered around its score."""
+    import pandas as pd
+
+    long = t.scores.iloc[:, :k].stack().rename("score").reset_index()
+    long.columns = ["task", "model", "score"]
+    frames = [long.assign(item=str(j), score=long["score"] + 0.01 * ((j * 7 + np.arange(len(long))) % 11 - 5))
+              for j in range(20)]
+    return cl.Items(pd.concat(frames, ignore_index=True), metric="auc")
 
 
 def _probs(result) -> list[float]:
@@ -71,9 +89,15 @@ BEFORE_SEED_7 = {
                   2.4236831513791537, 3.5, 2.6268756928525496],
     "selection_experiment": [0.26875, 0.3160222507266526, 0.24375, 0.31008269280648365],
     "analyze": [0.0, 0.1155, 0.0, 0.4845, 0.003, 0.0005],
+    # issue 30 (new functions: their values when they were added)
+    "item_comparison": [0.008064300322935187, 0.005230561044880478, 0.007788135222969382],
+    "item_comparison_all": [0.527363184079602, 0.3333333333333333, 0.03482587064676617],
+    "bayesian_ranking": [0.12178335745624815, 0.358527988234332, 0.1637816206461704, 0.35590703366324944],
 }
 #: ... and with the largest seed, 2**32 - 1.
 BEFORE_SEED_MAX = {
+    "item_comparison": [0.007146491214814245, 0.0053953613987494506, 0.007538750396298349],
+    "item_comparison_all": [0.47761194029850745, 0.3034825870646766, 0.08955223880597014],
     "bayesian_sign_test": [0.0, 0.775, 0.225],
     "bayesian_signed_rank": [0.0, 0.3365, 0.6635],
     "familywise_error": [0.1, 0.0, 0.0],

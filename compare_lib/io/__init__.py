@@ -31,9 +31,10 @@ from ._raw import RawTable
 from ._results import AGGREGATES, Results
 from ._source import check_size, decode_text, read_source
 from .._provenance import read_record
+from ._items import ITEM_FORMATS, read_items  # issue 30: item-level results
 
-__all__ = ["AGGREGATES", "FORMATS", "LAYOUTS", "RawTable", "Results", "direction_catalogue", "guess_direction",
-           "load_scores", "read_results", "run_isolated", "sheet_names", "sniff_format"]
+__all__ = ["AGGREGATES", "FORMATS", "ITEM_FORMATS", "LAYOUTS", "RawTable", "Results", "direction_catalogue",
+           "guess_direction", "load_scores", "read_items", "read_results", "run_isolated", "sheet_names", "sniff_format"]
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,7 @@ def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: 
     return False
 
 
+@ui.guarded_callback  # Streamlit runs callbacks before the script, outside the page's guard
 def _on_upload_change() -> None:
     """The user removed the file (or chose another): a message about the old one no longer applies."""
     if ss.get("w_upload") is None:
@@ -113,6 +114,7 @@ def _on_upload_change() -> None:
         ss.pop("upload_token", None)
 
 
+@ui.guarded_callback  # Streamlit runs callbacks before the script, outside the page's guard
 def _on_sample_change() -> None:
     label = ss.get("w_sample")
     if label in state.SAMPLES and state.origin() != state.Origin("sample", label):
