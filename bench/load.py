@@ -1,6 +1,16 @@
-"""A class on one shared instance: N concurrent browser sessions against one dashboard server (issue 20).
+"""A class on one shared instance: N concurrent sessions against one dashboard server (issues 20 and 31).
 
-    .venv/bin/python bench/load.py [--sessions 1 8 30] [--rounds 2]
+    .venv/bin/python bench/load.py [--sessions 1 8 30] [--rounds 2]                 # browsers (chromium)
+    .venv/bin/python bench/load.py --mode protocol --sessions 1,30,100 [--rounds 2]  # Streamlit's websocket protocol
+
+Protocol mode (issue 31, ``bench/protocol.py``): the sessions speak Streamlit's own websocket protocol from this one
+asyncio process, so that 30, 100 or 300 of them fit on a 2-core machine beside the server. Each arrives in the first
+10 s, visits the six pages in random order (two rounds), changes one widget per page, 2-4 s between clicks; a run
+with an exception element or the app's internal-error message is an error. It reports per N the answers (requests
+answered), the page runs the server logged, errors, the median and p90 answer time measured by the client (request
+to ``script_finished``), server CPU per page run, peak PSS of the server tree, and the client's own CPU.
+
+Browser mode:
 
 Starts the dashboard the way the README does (``bash scripts/run.sh``, so ``.streamlit/config.toml``
 applies) on a free port, warms it with one session, then for each N drives N concurrent sessions in
@@ -23,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -77,9 +88,9 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def pss_mb(pid: int) -> float:
+def pss_mb(pid: int, pids: list[int] | None = None) -> float:
     total = 0
-    for p in tree(pid):
+    for p in tree(pid) if pids is None else pids:
         try:
             for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
@@ -90,14 +101,22 @@ def pss_mb(pid: int) -> float:
 
 
 class PssSampler(threading.Thread):
-    def __init__(self, pid: int):
+    """The peak PSS of the server's tree, sampled every ``interval`` seconds (0.25 s in browser mode, 0.5 s in
+    protocol mode: each read of a 300 MB server's smaps_rollup costs this process ~5-10 ms of kernel CPU, taken
+    from the two cores the server shares); the tree itself (a walk over all of /proc) is looked up every 2 s."""
+
+    def __init__(self, pid: int, interval: float = 0.25):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.stop = pid, 0.0, threading.Event()
+        self.pid, self.peak, self.stop, self.interval = pid, 0.0, threading.Event(), interval
 
     def run(self) -> None:
+        i, pids = 0, []
         while not self.stop.is_set():
-            self.peak = max(self.peak, pss_mb(self.pid))
-            time.sleep(0.25)
+            if i % round(2 / self.interval) == 0:
+                pids = tree(self.pid)
+            self.peak = max(self.peak, pss_mb(self.pid, pids))
+            i += 1
+            time.sleep(self.interval)
 
 
 def start_server(port: int, runlog: Path, out: Path) -> subprocess.Popen:
@@ -186,14 +205,106 @@ async def phase(url: str, n: int, rounds: int, export: str | None = None) -> Non
         await browser.close()
 
 
+def quantile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[int(q * (len(values) - 1))] if values else float("nan")
+
+
+def client_cpu() -> tuple[float, float]:
+    """The CPU of this process's main thread (the asyncio loop of every protocol session), and of the whole
+    process (that and the PSS sampler reading /proc)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return time.thread_time(), usage.ru_utime + usage.ru_stime
+
+
+def load_now() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def protocol_main(args, proc: subprocess.Popen, port: int, runlog: Path) -> None:
+    """Protocol mode: one warm-up session, then for each N the sessions of bench/protocol.py."""
+    import protocol
+
+    warm = asyncio.run(protocol.run_sessions("127.0.0.1", port, 1, rounds=1, arrival=0, think=(0.1, 0.2)))
+    if warm.sessions_failed or warm.errors:
+        print("warm-up problems:", warm.sessions_failed, [r.error for r in warm.errors][:5])
+    print("widget changed per page: " + "; ".join(f"{k} -> {v}" for k, v in sorted(warm.widgets.items())))
+    print(f"server tree idle after warm-up: {pss_mb(proc.pid):.0f} MB PSS")
+    head = (f"{'sessions':>8} {'answers':>7} {'page runs':>9} {'errors':>6} {'median s':>8} {'p90 s':>7} {'CPU s/run':>9} "
+            f"{'peak PSS MB':>11} {'after MB':>8} {'client CPU s':>12} {'wall s':>7}")
+    rows = []
+    for n in args.sessions:
+        before = load_now()
+        sampler = PssSampler(proc.pid, interval=0.5)  # half the browser mode's rate: less CPU taken from the server
+        sampler.start()
+        t0, cpu0, ccpu0 = time.time(), cpu_seconds(proc.pid), client_cpu()
+        stats = asyncio.run(protocol.run_sessions("127.0.0.1", port, n, rounds=args.rounds, arrival=args.arrival,
+                                                  timeout=args.timeout, seed=args.seed,
+                                                  browser_like=args.browser_like))
+        (loop1, all1), (loop0, all0) = client_cpu(), ccpu0
+        wall, cpu, ccpu = time.time() - t0, cpu_seconds(proc.pid) - cpu0, loop1 - loop0
+        sampler.stop.set()
+        sampler.join()
+        pages: dict[str, list[float]] = {}
+        server_runs = runs_since(runlog, t0, pages)
+        time.sleep(5)
+        after = pss_mb(proc.pid)
+        answers = [r.seconds for r in stats.runs]
+        row = (f"{n:>8} {len(answers):>7} {len(server_runs):>9} {len(stats.errors) + len(stats.sessions_failed):>6} "
+               f"{statistics.median(answers) if answers else float('nan'):>8.3f} {quantile(answers, 0.9):>7.3f} "
+               f"{cpu / max(len(server_runs), 1):>9.3f} {sampler.peak:>11.0f} {after:>8.0f} {ccpu:>12.1f} {wall:>7.1f}")
+        rows.append(row)
+        print(head + "\n" + row, flush=True)
+        print(f"         machine: {before} before, {load_now()} after", flush=True)
+        by_kind: dict[str, list[float]] = {}
+        for r in stats.runs:
+            by_kind.setdefault(r.kind, []).append(r.seconds)
+        print("         answer median/p90 by kind: " + ", ".join(
+            f"{k} {statistics.median(v):.3f}/{quantile(v, 0.9):.3f} ({len(v)})" for k, v in sorted(by_kind.items())))
+        print(f"         server-side run time median/p90 (runlog): {statistics.median(server_runs) if server_runs else 0:.3f}"
+              f"/{quantile(server_runs, 0.9):.3f}; server CPU {cpu:.1f} s over {wall:.0f} s, "
+              f"{cpu / max(len(answers), 1):.3f} s per answer; client CPU {ccpu:.1f} s in its asyncio loop, "
+              f"{all1 - all0:.1f} s with the PSS sampler")
+        print("         median server run by page: " + ", ".join(
+            f"{name} {statistics.median(v):.3f}" for name, v in sorted(pages.items())), flush=True)
+        problems = [f"{r.page} ({r.kind}): {r.error}" for r in stats.errors] + stats.sessions_failed
+        for problem in sorted(set(problems))[:10]:
+            print(f"         error x{problems.count(problem)}: {problem}", flush=True)
+    if len(rows) > 1:
+        print(head, *rows, sep="\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8, 30])
+    parser.add_argument("--mode", choices=["browser", "protocol"], default="browser")
+    parser.add_argument("--sessions", nargs="+", default=None,
+                        help="numbers of concurrent sessions, e.g. 1 8 30 or 1,30,100 (browser default 1 8 30, "
+                             "protocol default 1 30 100)")
+    parser.add_argument("--arrival", type=float, default=10.0, help="protocol: sessions arrive within these seconds")
+    parser.add_argument("--timeout", type=float, default=300.0, help="protocol: seconds before a run is an error")
+    parser.add_argument("--seed", type=int, default=31, help="protocol: random arrivals, page orders, think times")
+    parser.add_argument("--browser-like", action="store_true",
+                        help="protocol: the browser mode's sessions (menu order, no pauses, its three widget changes), "
+                             "to calibrate against --mode browser")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--exports", type=int, default=8, help="sessions that each download a figure (0: none)")
     parser.add_argument("--export-formats", nargs="+", default=["SVG", "PNG"], choices=["SVG", "PNG"],
                         help="the CD diagram's download buttons to measure, one phase each")
     args = parser.parse_args()
+    default = [1, 8, 30] if args.mode == "browser" else [1, 30, 100]
+    args.sessions = [int(x) for arg in args.sessions or [] for x in arg.split(",") if x] or default
+    if args.mode == "protocol":
+        tmp = Path(tempfile.mkdtemp(prefix="load-"))
+        port = free_port()
+        runlog = tmp / "runs.tsv"
+        proc = start_server(port, runlog, tmp / "server.log")
+        print(f"server pid {proc.pid}, port {port}, log {tmp / 'server.log'}", flush=True)
+        try:
+            protocol_main(args, proc, port, runlog)
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
+        return
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
     tmp = Path(tempfile.mkdtemp(prefix="load-"))
