@@ -7,13 +7,12 @@ finished while the first visitor's upload is still being read), never a duration
 
 from __future__ import annotations
 
-import io
 import urllib.request
-import zipfile
 
 import numpy as np
 import pytest
 
+from .crafted_files import _TABLE, xlsx
 from .browser_helpers import IDLE, answer_direction, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -29,34 +28,7 @@ TIMEOUT = 120_000
 
 def _far_cell_xlsx() -> bytes:
     """A 2 KB workbook with one cell at XFD1048576: calamine asks for 512 GiB and aborts its process."""
-    ns = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
-    cells = ('<row r="1"><c r="A1" t="inlineStr"><is><t>dataset</t></is></c><c r="B1" t="inlineStr"><is><t>A</t></is>'
-             '</c><c r="C1" t="inlineStr"><is><t>B</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>d1</t>'
-             '</is></c><c r="B2"><v>1</v></c><c r="C2"><v>2</v></c></row>'
-             '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>')
-    parts = {
-        "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
-        'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+'
-        'xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" '
-        'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override '
-        'PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.'
-        'spreadsheetml.worksheet+xml"/></Types>',
-        "_rels/.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
-        'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-        'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-        "xl/workbook.xml": '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
-        '2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet '
-        'name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-        "xl/_rels/workbook.xml.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
-        'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
-        '2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-        "xl/worksheets/sheet1.xml": ns + cells + "</sheetData></worksheet>",
-    }
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, text in parts.items():
-            z.writestr(name, text)
-    return buf.getvalue()
+    return xlsx(_TABLE + '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>')
 
 
 def _big_long_csv(path, n_datasets: int = 12_000) -> None:
