@@ -9,6 +9,11 @@ asyncio process, so that 30, 100 or 300 of them fit on a 2-core machine beside t
 with an exception element or the app's internal-error message is an error. It reports per N the answers (requests
 answered), the page runs the server logged, errors, the median and p90 answer time measured by the client (request
 to ``script_finished``), server CPU per page run, peak PSS of the server tree, and the client's own CPU.
+A session asks of the server what a browser asks (calibrated against this file's browser mode at N = 1, issue 31):
+besides the websocket, the page and its ~150 static files on arrival (bench/browser_requests.txt), the favicon after
+each run, every widget's state with a change, the browser's ForwardMsg cache expiry; ``--websocket-only`` leaves
+those out (the protocol mode as first written, 15-25 % below a browser's CPU per run: a first visit's static files
+alone cost the server ~0.6 s of CPU).
 
 Browser mode:
 
@@ -240,7 +245,7 @@ def protocol_main(args, proc: subprocess.Popen, port: int, runlog: Path) -> None
         t0, cpu0, ccpu0 = time.time(), cpu_seconds(proc.pid), client_cpu()
         stats = asyncio.run(protocol.run_sessions("127.0.0.1", port, n, rounds=args.rounds, arrival=args.arrival,
                                                   timeout=args.timeout, seed=args.seed,
-                                                  browser_like=args.browser_like))
+                                                  browser_like=args.browser_like, browser=not args.websocket_only))
         (loop1, all1), (loop0, all0) = client_cpu(), ccpu0
         wall, cpu, ccpu = time.time() - t0, cpu_seconds(proc.pid) - cpu0, loop1 - loop0
         sampler.stop.set()
@@ -264,7 +269,7 @@ def protocol_main(args, proc: subprocess.Popen, port: int, runlog: Path) -> None
         print(f"         server-side run time median/p90 (runlog): {statistics.median(server_runs) if server_runs else 0:.3f}"
               f"/{quantile(server_runs, 0.9):.3f}; server CPU {cpu:.1f} s over {wall:.0f} s, "
               f"{cpu / max(len(answers), 1):.3f} s per answer; client CPU {ccpu:.1f} s in its asyncio loop, "
-              f"{all1 - all0:.1f} s with the PSS sampler")
+              f"{all1 - all0:.1f} s with the PSS sampler; {stats.http_requests} HTTP requests besides the websocket")
         print("         median server run by page: " + ", ".join(
             f"{name} {statistics.median(v):.3f}" for name, v in sorted(pages.items())), flush=True)
         problems = [f"{r.page} ({r.kind}): {r.error}" for r in stats.errors] + stats.sessions_failed
@@ -286,6 +291,10 @@ def main() -> None:
     parser.add_argument("--browser-like", action="store_true",
                         help="protocol: the browser mode's sessions (menu order, no pauses, its three widget changes), "
                              "to calibrate against --mode browser")
+    parser.add_argument("--websocket-only", action="store_true",
+                        help="protocol: the websocket alone, without the browser's other traffic (its page and static "
+                             "files on arrival, the favicon after each run, every widget's state, its ForwardMsg cache's "
+                             "expiry): the protocol mode before its calibration (issue 31)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--exports", type=int, default=8, help="sessions that each download a figure (0: none)")
     parser.add_argument("--export-formats", nargs="+", default=["SVG", "PNG"], choices=["SVG", "PNG"],

@@ -1,8 +1,13 @@
 """Summarise a py-spy collapsed-stack file (``py-spy record --format raw``): the functions with the largest
 cumulative and self share of the samples.
 
-    py-spy record --pid <server> --format raw -o server.txt --rate 50 --duration 90
+    py-spy record --pid <server> --gil --format raw -o server.txt --rate 40 --duration 60 --nonblocking
     .venv/bin/python bench/pyspy_summary.py server.txt [--top 40]
+
+``--gil`` keeps only the samples of the thread holding the GIL, so that the shares are shares of the server's Python
+CPU (without it, threads waiting on the GIL, on a socket or in ``time.sleep`` of Streamlit's config-file pollers are
+counted too: the first profile of issue 31 showed 20 % in ``_write_to_self``, a thread waiting for the GIL).
+``pip install py-spy`` into the venv; attach to the server while ``bench/load.py --mode protocol`` runs.
 """
 
 from __future__ import annotations

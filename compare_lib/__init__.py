@@ -65,10 +65,17 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
     "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
     # issue 30: item-level results (per-question outcomes), paired tests per task, planning
-    "_items": ("ITEM_TESTS", "Items", "item_comparison", "item_comparison_all", "items_detectable", "items_needed"),
+    "_items": ("ITEM_CORRECTIONS", "ITEM_TESTS", "Items", "item_comparison", "item_comparison_all", "item_plan",
+               "items_detectable", "items_needed"),
     "io._items": ("ITEM_FORMATS", "read_items"),
+    "_item_figures": ("item_forest_figure", "item_heatmap_figure"),  # issue 30: the per-task comparison's figures
     # issue 29: Bayesian Plackett-Luce ranking (Calvo et al. 2018; Caron & Doucet 2012's Gibbs sampler)
     "_bayes_ranking": ("BayesianRankingResult", "bayesian_ranking"),
+    "_ranking_figures": ("p_best_figure", "p_before_figure", "rank_probability_figure"),  # issue 29: "Who is best?"
+    "_hierarchical": ("HierarchicalResult", "bayesian_hierarchical", "hierarchical_sensitivity",
+                      "HIERARCHICAL_PRIORS", "hierarchical_available"),
+    "_scripts": ("hierarchical_script", "item_comparison_script"),  # reproducing scripts of two dashboard views
+    "_hierarchical_figures": ("hierarchical_forest_figure",),
 }
 #: Public names that are other names of the same object.
 _ALIASES = {"posthoc_labels": ("_posthoc", "TEST_LABELS")}

@@ -367,9 +367,9 @@ def _finish(p: np.ndarray, adjusted: np.ndarray, *, monotone: bool = True) -> np
     if not monotone:
         return adjusted
     order = np.argsort(p, kind="stable")
-    monotone = np.maximum.accumulate(adjusted[order])
+    running = np.maximum.accumulate(adjusted[order])
     out = np.empty_like(adjusted)
-    out[order] = monotone
+    out[order] = running
     # Tied raw p-values: the group's largest APV, so that column order never matters.
     uniq, inverse = np.unique(p, return_inverse=True)
     if uniq.size < p.size:

@@ -142,7 +142,7 @@ def bayesian_sign_test(x, y, rope: float = 0.0, prior_strength: float = 1.0, pri
                        higher_is_better: bool = True) -> BayesianResult:
     """Bayesian sign test (Benavoli et al. 2017, §3.1): a Dirichlet process on the differences.
 
-    With n_x differences above the ROPE, n_rope inside it (|d| <= rope) and n_y below, the posterior
+    With n_x differences above the ROPE, n_rope inside it (``|d| <= rope``) and n_y below, the posterior
     probabilities of the three regions are Dirichlet(n_x, n_rope, n_y) plus ``prior_strength`` in the
     region ``prior_place`` ("rope", "x" or "y"). ``p_x`` is the share of posterior samples in which
     x's region has the largest mass (likewise ``p_rope``, ``p_y``). Direction: see the module docstring.

@@ -79,7 +79,7 @@ class CDLayout:
     @property
     def rows(self) -> int:
         """Rows under the axis taken by the bars and then the dashed links (the names' lines start below)."""
-        return max((x.row for x in (*self.bars, *self.links)), default=-1) + 1
+        return max((*(b.row for b in self.bars), *(link.row for link in self.links)), default=-1) + 1
 
 
 def _procedure_title(result: pd.DataFrame) -> str:

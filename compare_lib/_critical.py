@@ -233,7 +233,7 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
 
 
 def dunnett_sf_many(c, m: int, df: float = math.inf) -> np.ndarray:
-    """P(max_j |T_j| >= c) for many c: m equicorrelated (rho = 1/2) t variables with ``df`` degrees of
+    """``P(max_j |T_j| >= c)`` for many c: m equicorrelated (rho = 1/2) t variables with ``df`` degrees of
     freedom, the two-sided Dunnett p-value for comparisons with a control on equal sample sizes.
 
     Infinite df by composite quadrature over the shared normal (see :func:`_dunnett_sf_inf`), finite
@@ -248,6 +248,6 @@ def dunnett_sf_many(c, m: int, df: float = math.inf) -> np.ndarray:
 
 
 def dunnett_sf(c: float, m: int, df: float) -> float:
-    """P(max_j |T_j| >= |c|) for m equicorrelated (rho = 1/2) t variables with ``df`` degrees of freedom;
+    """``P(max_j |T_j| >= |c|)`` for m equicorrelated (rho = 1/2) t variables with ``df`` degrees of freedom;
     see :func:`dunnett_sf_many`."""
     return float(dunnett_sf_many([c], m, df)[0])

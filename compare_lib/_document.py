@@ -643,13 +643,20 @@ def _replay_lines(a, src) -> list[str]:
                  f"DATA_FILE = Path(__file__).resolve().parent / {_literal(str(src.path))}"]
     if src.sha256 is not None:
         lines.append(f"DATA_SHA256 = {_literal(src.sha256)}  # the file's SHA-256 when the analysis read it")
-    lines += ["if not DATA_FILE.is_file():",
+    # item-level results may be a folder of lm-evaluation-harness samples files (issue 30)
+    lines += [f"if not DATA_FILE.{'exists' if src.loader == 'read_items' else 'is_file'}():",
               '    raise SystemExit(f"the data file {DATA_FILE} is gone: put it back or edit DATA_FILE")']
     if src.sha256 is not None:
         lines += ["if hashlib.sha256(DATA_FILE.read_bytes()).hexdigest() != DATA_SHA256:",
                   '    print(f"warning: the data file {DATA_FILE} has changed since the analysis (its SHA-256 differs): "',
                   '          "the numbers may differ from the report.", file=sys.stderr)']
-    if src.loader == "load_scores" and table["metric"] is not None:
+    if src.loader == "read_items":  # item-level results: each cell the mean (or median) over a task's items
+        statistic = src.table.get("aggregate", "mean")
+        table.pop("metric")
+        table.pop("aggregate", None)
+        lines.append(f"items = cl.read_items(DATA_FILE{_call(read)})")
+        lines.append(f"table = items.task_table({_call({'statistic': statistic, **table}, first=True)})")
+    elif src.loader == "load_scores" and table["metric"] is not None:
         # read knowing its metric (load_scores), which can decide how a long file is laid out
         lines.append(f"table = cl.load_scores(DATA_FILE{_call(read)}{_call(table)})")
     else:

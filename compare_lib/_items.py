@@ -41,6 +41,9 @@ class Items:
     metric: str | None = None
     notes: tuple[str, ...] = ()
     source: str | None = None
+    #: How the items were read (a :class:`compare_lib.Source` with loader "read_items"; None for bytes or a list
+    #: of files): :meth:`task_table` passes it on, so that a reproducing script reads the item file again.
+    provenance: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         need = {"model", "task", "item", "score"}
@@ -86,6 +89,18 @@ class Items:
         s = self.frame["score"].to_numpy()
         return bool(np.all((s == 0) | (s == 1)))
 
+    def describe(self, statistic: str = "mean") -> str:
+        """One sentence on what the items hold and what their task table is (plain text), e.g. "Item-level results:
+        4 models × 6 tasks × 360 items (60 per task); the table analysed is the per-task mean of correct (each
+        cell a mean over its items)."."""
+        statistic = check_choice(statistic, ("mean", "median"), "statistic")
+        per_task = self.frame.groupby("task")["item"].nunique()
+        lo, hi = int(per_task.min()), int(per_task.max())
+        each = f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
+        return (f"Item-level results: {len(self.models):,} models × {len(self.tasks):,} tasks × {int(per_task.sum()):,} "
+                f"items ({each} per task); the table analysed is the per-task {statistic} of {self.metric or 'the score'} "
+                f"(each cell a {statistic} over its items).")
+
     def counts(self) -> pd.DataFrame:
         """Items per task (rows) and model (columns)."""
         return self.frame.groupby(["task", "model"]).size().unstack("model", fill_value=0)
@@ -120,9 +135,16 @@ class Items:
         counts = f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
         note = (f"Each cell is the {statistic} of a model's {self.metric or 'scores'} over the task's items "
                 f"({counts} items per cell; {len(self.frame):,} item outcomes in all).")
-        return ScoreTable(scores.rename_axis(index=None, columns=None), bool(higher_is_better), missing=missing,
-                          source=self.source, notes=(*self.notes, note), metric=self.metric,
-                          direction_stated=stated, direction_reason=reason)
+        out = ScoreTable(scores.rename_axis(index=None, columns=None), bool(higher_is_better), missing=missing,
+                         source=self.source, notes=(*self.notes, note), metric=self.metric,
+                         direction_stated=stated, direction_reason=reason)
+        if self.provenance is not None:
+            from ._provenance import with_table
+
+            # the table is new and not yet shared: recording how it was made changes nothing else
+            object.__setattr__(out, "provenance", with_table(self.provenance, self.metric, out.higher_is_better,
+                                                             out.missing, statistic))
+        return out
 
 
 # -- pairing -------------------------------------------------------------------------------------------
@@ -490,3 +512,85 @@ def items_detectable(n: int, *, power: float = 0.8, alpha: float = 0.05, sd: flo
     if f(psi * (1 - 1e-9)) > 0:
         return float("nan")  # not even the largest possible difference
     return float(optimize.brentq(f, 1e-9, psi * (1 - 1e-9)))
+
+
+def _item_corrections() -> tuple[str, ...]:
+    """The p-value adjustments that make sense for a family of tasks (or pairs x tasks): those the registry defines
+    for both families (all pairs and versus a control) and the single-step one of all pairs, i.e. those that take
+    any family of p-values (Shaffer's and Bergmann-Hommel's use the logic of all-pairs comparisons of one data set;
+    Rom's and Li's are for comparisons with a control; Nemenyi's needs mean ranks). The default first, the
+    uncorrected choice last."""
+    from ._adjust import PROCEDURES
+
+    names = [n for n, p in PROCEDURES.items() if not p.mean_ranks_only and (
+        {"all-pairs", "control"} <= set(p.families) or (p.kind == "single-step" and "all-pairs" in p.families))]
+    names.sort(key=lambda n: (n != DEFAULT_CORRECTION, not PROCEDURES[n].corrects))
+    return tuple(names)
+
+
+ITEM_CORRECTIONS = _item_corrections()
+
+
+def item_plan(items, a: str, b: str, d: float, *, power: float = 0.8, alpha: float = 0.05,
+              test: str = "auto") -> pd.DataFrame:
+    """Planning numbers of each task for models ``a`` and ``b``, from the spread observed on the items both have:
+    one row per task with ``task, n, spread, sd, discordance, items_needed, detectable, note``.
+
+    With McNemar (binary scores, ``test="auto"`` or ``"mcnemar"``) the spread is the observed discordance psi (the
+    share of items exactly one of the two models gets right) and the numbers are Connor's (1987) approximation
+    (:func:`items_needed` / :func:`items_detectable` with ``discordance``); otherwise the standard deviation of the
+    per-item differences (ddof = 1) and the paired t test's noncentral t (``sd``). ``items_needed``: the items a
+    task needs to detect a mean difference ``d`` with ``power``; ``detectable``: the smallest difference the
+    task's current ``n`` detects. A task whose spread is 0 (the models agree on every item) or whose discordance
+    does not exceed ``d`` gets NaN with the reason in ``note``.
+    """
+    items = _check_items(items)
+    test = check_choice(test, ITEM_TESTS, "test")
+    alpha = check_alpha(alpha)
+    d = _check_positive(abs(d) if isinstance(d, (int, float, np.number)) and not isinstance(d, bool) else d, "d")
+    power = _check_positive(power, "power", upper=1.0)
+    a, b = _check_model(items, a, "a"), _check_model(items, b, "b")
+    if a == b:
+        raise InputError(f"{arg('a', a)} and {arg('b', b)} are the same model; compare two different models.")
+    mcnemar = test == "mcnemar" or (test == "auto" and items.binary)
+    if test == "mcnemar" and not items.binary:
+        raise InputError("McNemar's planning needs scores of 0 or 1 (correct or not); use "
+                         f"{arg('test', 't')}.")
+    wide = _wide(items)
+    codes, names = pd.factorize(wide.index.get_level_values("task"), sort=True)
+    xa, xb = wide[a].to_numpy(float), wide[b].to_numpy(float)
+    both = ~np.isnan(xa) & ~np.isnan(xb)
+    c, diff = codes[both], xa[both] - xb[both]
+    k = len(names)
+    n = np.bincount(c, minlength=k).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(c, diff, k) / n
+        sd = np.sqrt(np.bincount(c, (diff - mean[c]) ** 2, k) / (n - 1))
+        psi = np.bincount(c, (diff != 0).astype(float), k) / n
+    rows = []
+    for j, task in enumerate(names):
+        if n[j] == 0:
+            continue  # no shared item: the task is left out, as in item_comparison
+        spread = {"discordance": float(psi[j])} if mcnemar else {"sd": float(sd[j])}
+        needed, detectable, note = np.nan, np.nan, ""
+        try:
+            needed = items_needed(d, power=power, alpha=alpha, **spread)
+        except InputError as err:
+            note = str(err)
+        if n[j] >= 2:
+            try:
+                detectable = items_detectable(int(n[j]), power=power, alpha=alpha, **spread)
+            except InputError as err:
+                note = note or str(err)
+        else:
+            note = note or "one item: no detectable difference."
+        if mcnemar and np.isnan(detectable) and not note:
+            note = "even the largest difference the discordance allows is not detected with this many items."
+        rows.append({"task": task, "n": int(n[j]), "spread": "discordance" if mcnemar else "sd",
+                     "sd": float(sd[j]) if not mcnemar else np.nan, "discordance": float(psi[j]) if mcnemar else np.nan,
+                     "items_needed": needed, "detectable": detectable, "note": note})
+    if not rows:
+        raise InputError(f"Models {a!r} and {b!r} share no item on any task; planning needs the items both have.")
+    out = pd.DataFrame(rows)
+    out.attrs.update(a=a, b=b, d=d, power=power, alpha=alpha, test="mcnemar" if mcnemar else "t")
+    return out

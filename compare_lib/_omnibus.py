@@ -261,7 +261,7 @@ def rm_anova(table, *, higher_is_better: bool | None = None) -> AnovaResult:
 def tukey_hsd(table, *, higher_is_better: bool | None = None) -> pd.DataFrame:
     """Tukey's HSD for all pairs after the repeated-measures ANOVA (Demšar 2006, §3.2.1).
 
-    q = |mean_a - mean_b| / sqrt(MS_error / N), compared with the studentized range for k means and
+    ``q = |mean_a - mean_b| / sqrt(MS_error / N)``, compared with the studentized range for k means and
     (k-1)(N-1) df (:func:`compare_lib._critical.studentized_range_sf_many`, accurate in the far tail).
     Returns one row per pair: a, b, mean_difference (mean_a - mean_b), statistic (q), p. Undefined
     (NaN) when the error term is zero, like :func:`rm_anova`; ``attrs["notes"]`` says so.
@@ -290,7 +290,7 @@ def dunnett(table, control: str, *, higher_is_better: bool | None = None) -> pd.
     """Dunnett's test of every classifier against a control after the repeated-measures ANOVA.
 
     t_j = (mean_j - mean_control) / sqrt(2 MS_error / N) with (k-1)(N-1) df (Demšar 2006, §3.2.1); the
-    p-value is P(max_j |T_j| >= |t_j|) over the k-1 comparisons, whose t statistics share the error
+    p-value is ``P(max_j |T_j| >= |t_j|)`` over the k-1 comparisons, whose t statistics share the error
     term and the control (correlation 1/2), see :func:`compare_lib._critical.dunnett_sf_many`. With one
     other classifier it is the paired t-test. Returns rows: a (control), b, mean_difference
     (mean_b - mean_control), statistic, p. Undefined (NaN) when the error term is zero.

@@ -133,10 +133,7 @@ def unregister_pairwise_test(name: str) -> None:
 
 
 def lookup_test(name: str) -> PairwiseTest:
-    test = PAIRWISE_TESTS.get(name)
-    if test is None:
-        check_choice(name, PAIRWISE_TESTS, "test")
-    return test
+    return PAIRWISE_TESTS[check_choice(name, PAIRWISE_TESTS, "test")]  # check_choice raises for an unknown name
 
 
 def test_names() -> tuple[str, ...]:

@@ -82,7 +82,7 @@ def _units(t: ScoreTable) -> np.ndarray:
 
 
 def critical_rank_difference(m: int, n: int, alpha: float = 0.05, correction: str = "bonferroni") -> float:
-    """The |R_a - R_b| a pool of m classifiers needs for a rejection (Benavoli et al., eq. 4).
+    """The ``|R_a - R_b|`` a pool of m classifiers needs for a rejection (Benavoli et al., eq. 4).
 
     "bonferroni": z* = Phi^{-1}(1 - alpha/(m(m-1))) as in the paper; "nemenyi": the studentized range
     q_alpha(m) / sqrt(2). Both multiply sqrt(m(m+1)/(6N)).
@@ -232,7 +232,7 @@ def pool_sensitivity(table, a: str, b: str, alpha: float = 0.05, *, correction: 
 
     One row per pool, built vectorized (k = 20 gives 262,144 rows): ``pool`` (tuple of names, in
     table order), ``size``, ``mean_rank_a``, ``mean_rank_b``, ``z`` (positive when a ranks better),
-    ``critical`` (the |z| needed; NaN for Holm, whose threshold depends on the other pairs), ``reject``; with ``require_friedman`` also ``friedman_p`` and the
+    ``critical`` (the ``|z|`` needed; NaN for Holm, whose threshold depends on the other pairs), ``reject``; with ``require_friedman`` also ``friedman_p`` and the
     verdict counts as a rejection only if the pool's Friedman test rejects at alpha. ``correction`` is
     "bonferroni" (Benavoli et al.), "nemenyi", or "holm" (Holm over all pairs of the pool, at most
     :data:`MAX_HOLM_POOL_K` classifiers). The last row is the full pool.
@@ -456,7 +456,7 @@ def pool_verdicts(table, pool: list[str] | None = None, alpha: float = 0.05, *, 
 
 
 def pool_power_simulation(means=(0.0, 1.5, 5.0, 6.0, 7.0), *, n: int = 20, reps: int = 2000, alpha: float = 0.05,
-                          seed: int = 0, sd: float = 1.0, chunk: int = 500,
+                          seed: int | None = 0, sd: float = 1.0, chunk: int = 500,
                           progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """Monte Carlo power of the sign, Wilcoxon and mean-ranks tests for the first two algorithms.
 

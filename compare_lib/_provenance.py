@@ -22,6 +22,8 @@ from .errors import InputError, arg
 #: Keyword arguments of :func:`compare_lib.read_results` a source may record (for the reproducing script).
 READ_OPTIONS = ("format", "name", "sheet", "sep", "decimal", "layout", "dataset_col", "classifier_col", "metric_col",
                 "value_col", "fold_cols")
+#: Keyword arguments of :func:`compare_lib.read_items` a source may record (loader "read_items", issue 30).
+ITEM_READ_OPTIONS = ("format", "model_col", "task_col", "item_col", "score_col", "cluster_col", "model")
 #: Keyword arguments of :meth:`compare_lib.Results.table` a source may record.
 TABLE_OPTIONS = ("metric", "higher_is_better", "missing", "aggregate")
 #: Where the data came from. "file": a file on disk, read again by its path (an absolute path as read; a
@@ -30,8 +32,10 @@ TABLE_OPTIONS = ("metric", "higher_is_better", "missing", "aggregate")
 #: the table as analysed instead.
 KINDS = ("file", "upload", "paste", "sample")
 #: How a file is read again: ``read_results(...).table(metric, ...)``, or ``load_scores(..., metric=...)`` when
-#: the file was read knowing the metric (which can decide the layout of a long file).
-LOADERS = ("read_results", "load_scores")
+#: the file was read knowing the metric (which can decide the layout of a long file), or
+#: ``read_items(...).task_table(statistic=aggregate, ...)`` for item-level results (issue 30; ``path`` may then
+#: be a folder of lm-evaluation-harness samples files).
+LOADERS = ("read_results", "load_scores", "read_items")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,10 +60,11 @@ class Source:
     loader: str = "read_results"
 
     def __post_init__(self):
-        unknown = (set(self.read) - set(READ_OPTIONS)) | (set(self.table) - set(TABLE_OPTIONS))
+        read_options = ITEM_READ_OPTIONS if self.loader == "read_items" else READ_OPTIONS
+        unknown = (set(self.read) - set(read_options)) | (set(self.table) - set(TABLE_OPTIONS))
         if unknown:
             raise InputError(f"Source: unknown option(s) {', '.join(sorted(map(str, unknown)))}; read options are "
-                             f"{', '.join(READ_OPTIONS)}; table options are {', '.join(TABLE_OPTIONS)}.")
+                             f"{', '.join(read_options)}; table options are {', '.join(TABLE_OPTIONS)}.")
         if self.kind not in KINDS:
             raise InputError(f"Source: {arg('kind', self.kind)} is not one of {', '.join(KINDS)}.")
         if self.loader not in LOADERS:

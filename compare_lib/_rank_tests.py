@@ -80,7 +80,7 @@ def _aligned_doubled_ranks(t: ScoreTable) -> np.ndarray:
 def aligned_ranks(table, *, higher_is_better: bool | None = None) -> pd.DataFrame:
     """The aligned ranks (Hodges & Lehmann 1962): each score minus its data set's mean score, the kN
     residuals ranked together, 1 = the largest residual (the best relative to its data set), ties
-    averaged. Residuals closer than :data:`ALIGNED_TIE_TOLERANCE` x the largest |score| tie."""
+    averaged. Residuals closer than :data:`ALIGNED_TIE_TOLERANCE` x the largest ``|score|`` tie."""
     t = as_table(table, higher_is_better)
     return pd.DataFrame(_aligned_doubled_ranks(t) / 2, index=t.scores.index, columns=t.scores.columns)
 

@@ -223,7 +223,7 @@ def selection_experiment(
     biases: Iterable[float] = range(0, 21),
     samples: int = 1000,
     alpha: float = 0.05,
-    seed: int = 0,
+    seed: int | None = 0,
     tests: Iterable[str] | None = None,
     difference_scale: float | None = None,
     higher_is_better: bool | None = None,

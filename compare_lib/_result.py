@@ -53,7 +53,7 @@ class Result:
                 continue
             value = getattr(self, f.name)
             if _plain(value):
-                out[f.metadata.get("key", f.name)] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
+                out[f.metadata.get("key", f.name)] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else value
         return out
 
     def to_frame(self) -> pd.DataFrame:

@@ -113,13 +113,19 @@ class ScoreTable:
         """Results computed from this (immutable) table, shared by the functions that need them."""
         return {}
 
+    @cached_property
+    def _names(self) -> tuple[tuple, tuple]:
+        # Reading the names out of pandas' (Arrow-backed) indexes costs microseconds per name, and the dashboard asks
+        # for them many times per page run (issue 31's profile: 3-5% of the server's time): once per table.
+        return tuple(self.scores.columns), tuple(self.scores.index)
+
     @property
     def classifiers(self) -> list[str]:
-        return list(self.scores.columns)
+        return list(self._names[0])  # a new list each time: a caller may change its copy
 
     @property
     def datasets(self) -> list[str]:
-        return list(self.scores.index)
+        return list(self._names[1])
 
     @property
     def n_datasets(self) -> int:

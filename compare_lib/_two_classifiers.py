@@ -202,7 +202,7 @@ def _exact_signed_rank_p(doubled_free: np.ndarray, s2: np.ndarray) -> np.ndarray
     totals = unique.sum(axis=1)
     width = int(totals.max()) + 1
     cdf_at = np.empty(unique.shape[0], dtype=object)
-    p_unique_rows = []
+    p_unique_rows: list[float] = []
     block = max(1, 4_000_000 // width)
     cdfs = []
     for lo in range(0, unique.shape[0], block):

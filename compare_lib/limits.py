@@ -141,3 +141,8 @@ APP_READ_SECONDS = 30
 APP_READ_CPU_SECONDS = 30
 #: Children reading at once (each may use APP_READ_MEMORY_MB); further reads wait for a slot.
 APP_READ_WORKERS = 2
+#: A read waits in the server-wide queue for a free child at most this long (issue 31: a class uploading at once;
+#: a 10 MB file reads in one to a few seconds, so two children clear 30 waiting files well within it, but on a
+#: machine 7 times oversubscribed 25 of 30 got their turn within 180 s); the visitor then sees a message asking to
+#: try again. The read's own APP_READ_SECONDS start when its child does.
+APP_READ_QUEUE_SECONDS = 300

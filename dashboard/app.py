@@ -39,6 +39,7 @@ def main() -> None:
         st.Page("app_pages/pool.py", title="Pool sensitivity"),
         st.Page("app_pages/replicability.py", title="Replicability"),
         st.Page("app_pages/bayesian.py", title="Bayesian analysis"),
+        st.Page("app_pages/items.py", title="Per-task comparison"),
     ]
     page = st.navigation(pages)
 

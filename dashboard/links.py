@@ -119,7 +119,8 @@ LOAD_VIEWS = ("Scores (rank)", "Ranks", "Wins / ties / losses", "Fold-level rows
 OMNIBUS_CHARTS = ("Mean ranks", "Ranks per data set")
 POSTHOC_VIEWS = ("CD diagram", "How sure is the ranking?", "Adjusted p-values", "Where procedures disagree",
                  "Wins / ties / losses", "Report")
-BAYES_VIEWS = ("One pair", "All pairs", "Effect sizes", "Fold-level results", "Significance is not relevance")
+BAYES_VIEWS = ("One pair", "All pairs", "Effect sizes", "Fold-level results", "Hierarchical (fold level)", "Who is best?",
+               "Significance is not relevance")
 FOLD_SOURCES = ("The fold-level rows of the loaded table", "Sample (3 classifiers, 6 data sets, 10 seeds)",
                 "Upload a fold-level file", "The experiment run on the Replicability page")
 #: The seeds of the Replicability page; the Bayesian page's seed widget offers 0 to 2**31 - 1.
@@ -238,6 +239,25 @@ CHOICES: tuple[Choice, ...] = (
     Choice("bfscheme", "bfold_scheme", "str", "bayesian", "w_bfold_scheme"),
     Choice("bfds", "bfold_ds", "str", "bayesian", "w_bfold_ds"),
     Choice("bfseed", "bfold_seed", "str", "bayesian", "w_bfold_seed"),
+    # The "Hierarchical (fold level)" view (issue 29, dashboard/view_hierarchical.py; its seed is the page's, bseed).
+    Choice("bhsrc", "bhier_source", "str", "bayesian", "w_bhier_source", options=FOLD_SOURCES),
+    Choice("bha", "bhier_a", "str", "bayesian", "w_bhier_a"),
+    Choice("bhb", "bhier_b", "str", "bayesian", "w_bhier_b"),
+    Choice("bhhigher", "bhier_higher", "bool", "bayesian", "w_bhier_higher", True),
+    Choice("bhscheme", "bhier_scheme", "str", "bayesian", "w_bhier_scheme"),
+    Choice("bhrope", "bhier_rope", "float", "bayesian", "w_bhier_rope", lo=0, hi=1e12),
+    Choice("bhprior", "bhier_prior", "str", "bayesian", "w_bhier_prior", "paper", options=("paper", "baycomp")),
+    Choice("bhsamples", "bhier_samples", "int", "bayesian", "w_bhier_samples", 1000, options=(500, 1000, 2000, 4000)),
+    Choice("bhsens", "bhier_sens", "bool", "bayesian", "w_bhier_sens", True),
+    Choice("bhaccept", "bhier_accept", "float", "bayesian", "w_bhier_accept", 0.8, options=(0.8, 0.9, 0.95, 0.99)),
+    Choice("bhran", "bhier_ran", "bool", "bayesian", "FormSubmitter:hierarchical-Run the hierarchical test", False),
+    # The "Who is best?" view (issue 29, dashboard/view_ranking.py; its seed is the page's, bseed).
+    Choice("bkmodel", "rank_model", "str", "bayesian", "w_rank_model", "plackett-luce",
+           options=("plackett-luce", "bradley-terry-davidson")),
+    Choice("bksamples", "rank_samples", "int", "bayesian", "w_rank_samples", 4000, options=(1000, 2000, 4000, 8000)),
+    Choice("bkprior", "rank_prior", "float", "bayesian", "w_rank_prior", 1.0, lo=0.1, hi=100.0),
+    Choice("bkssd", "rank_ssd", "float", "bayesian", "w_rank_ssd", 2.0, lo=0.1, hi=100.0),
+    Choice("bktsd", "rank_tsd", "float", "bayesian", "w_rank_tsd", 2.0, lo=0.1, hi=100.0),
     # Runs and demos (issue 28). Each has a flag (``...ran``) saying that the view showed the run's results: the
     # receiver is told to press Run, with the form filled in from the link (nothing is run without the user).
     Choice("rran", "rep_ran", "bool", "replicability", "w_rep_run", False),
@@ -269,14 +289,33 @@ CHOICES: tuple[Choice, ...] = (
     Choice("bdnoise", "bdemo_noise", "float", "bayesian", "w_bdemo_noise", 0.01, lo=0.0001, hi=1.0),
     Choice("bdrope", "bdemo_rope", "float", "bayesian", "w_bdemo_rope", 0.01, lo=0.0, hi=1.0),
     Choice("bdran", "bdemo_ran", "bool", "bayesian", "FormSubmitter:relevance-Run the demo", False),
+    # The Per-task comparison page (issue 30): item-level results.
+    Choice("iview", "items_view", "str", "items", "w_items_view", "Pairs × tasks", options=lambda t: ITEM_VIEWS),
+    Choice("ia", "items_a", "str", "items", "w_items_a", options=_kept),
+    Choice("ib", "items_b", "str", "items", "w_items_b", options=_kept),
+    Choice("itest", "items_test", "str", "items", "w_items_test", "auto", options=lambda t: tuple(cl.ITEM_TESTS)),
+    Choice("icluster", "items_cluster", "bool", "items", "w_items_cluster", False),
+    Choice("icorr", "items_correction", "str", "items", "w_items_correction", cl.DEFAULT_CORRECTION,
+           options=lambda t: tuple(cl.ITEM_CORRECTIONS)),
+    Choice("ireps", "items_reps", "int", "items", "w_items_reps", 10_000, lo=100, hi=lambda t: ITEM_MAX_REPS),
+    Choice("iseed", "items_seed", "int", "items", "w_items_seed", 0, lo=0, hi=MAX_SEED),
+    Choice("idiff", "items_d", "float", "items", "w_items_d", 0.05, lo=lambda t: ITEM_MIN_D, hi=lambda t: ITEM_MAX_D),
+    Choice("ipower", "items_power", "float", "items", "w_items_power", 0.8, lo=0.5, hi=0.99),
 )
+
+#: The views and bounds of the Per-task comparison page (issue 30): replicates of a random test (the page also
+#: keeps replicates x items x pairs within its work budget, saying so), the difference planned for.
+ITEM_VIEWS = ("Pairs × tasks", "One pair, task by task", "Planning")
+ITEM_MAX_REPS = 100_000
+ITEM_MIN_D, ITEM_MAX_D = 1e-4, 1e6
 
 #: The experiment form's parameters (a fold-level view built on the experiment carries them, whatever its page).
 EXPERIMENT_PARAMS = ("eclf", "eextra", "eds", "escheme", "eseeds", "eran")
 
 
 def _bayes_folds_on_experiment(ss) -> bool:
-    return ss.get("bay_view") == "Fold-level results" and ss.get("bfold_source") == FOLD_SOURCES[3]
+    return ((ss.get("bay_view") == "Fold-level results" and ss.get("bfold_source") == FOLD_SOURCES[3])
+            or (ss.get("bay_view") == "Hierarchical (fold level)" and ss.get("bhier_source") == FOLD_SOURCES[3]))
 
 
 #: Choices made on another page that a page's view displays or uses (issue 28), with when it does: its link
@@ -307,6 +346,8 @@ NOT_IN_LINKS: dict[str, str] = {
     "w_exp_jobs": "how many cores the server uses: the results are the same",
     "w_rename_c": "the renames travel as ?rename= (or inside the table, ?data=)", "w_rename_d": "as w_rename_c",
     "w_rename_go": "a button", "w_rename_undo": "a button",
+    "w_pending_items_direction": "item-level results being read (the answer travels as ?dir= once loaded)",
+    "w_pending_items_use": "a button", "w_items_sample": "a button (the sample travels as ?sample=)",
 }
 
 #: URL parameter -> (session-state key, kind) of each page's choices (derived from :data:`CHOICES`).
@@ -912,7 +953,8 @@ def forget_pending_view() -> None:
 
 #: The pages' titles (as app.py names them) -> the page names of :data:`CHOICES`.
 PAGES = {"Load data": "load_data", "Omnibus tests": "omnibus", "Post-hoc tests": "posthoc",
-         "Pool sensitivity": "pool", "Replicability": "replicability", "Bayesian analysis": "bayesian"}
+         "Pool sensitivity": "pool", "Replicability": "replicability", "Bayesian analysis": "bayesian",
+         "Per-task comparison": "items"}
 
 
 def share_view(page: str | None = None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ cleared when it is replaced, so no message about an old table can linger.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import math
 import warnings
@@ -34,7 +35,8 @@ MAX_LISTED_DATASETS = cl.limits.APP_MAX_LISTED_DATASETS
 ALPHA_MIN, ALPHA_MAX, ALPHA_DEFAULT = 0.001, 0.5, 0.05
 
 #: Page choices that name classifiers: meaningless for another table, so cleared with it.
-CLASSIFIER_CHOICES = ("ph_control", "pool_members", "pool_a", "pool_b", "rep_a", "rep_b", "bay_a", "bay_b")
+CLASSIFIER_CHOICES = ("ph_control", "pool_members", "pool_a", "pool_b", "rep_a", "rep_b", "bay_a", "bay_b", "items_a",
+                      "items_b")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class Sample:
     file: str
     higher_is_better: bool
     about: str
+    #: Item-level results (issue 30): the file is read with compare_lib.read_items and the table analysed is the
+    #: per-task mean; the items stay in the session for the Per-task comparison page.
+    items: bool = False
 
 
 SAMPLES: dict[str, Sample] = {
@@ -72,6 +77,12 @@ SAMPLES: dict[str, Sample] = {
     "Benavoli et al. 2016, Example 1 (20 × 5)": Sample(
         "benavoli2016-example1", "benavoli2016_example1.csv", True,
         "A and B win 10 data sets each, yet C, D and E make the mean-ranks test call them different.",
+    ),
+    "Item-level results, synthetic (4 models × 6 tasks × 60 questions)": Sample(
+        "items-synthetic", "items_synthetic.csv", True,
+        "Synthetic per-question outcomes (1 = correct) of four language models on six benchmark tasks, 60 questions "
+        "each, in passages of four questions (made with numpy, seed 30). The table analysed is each task's mean; "
+        "the Per-task comparison page tests the models question by question.", items=True,
     ),
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
@@ -108,12 +119,96 @@ class Origin:
 # loading (cached: a file or sample is parsed once; bounded in entries and time)
 
 
+def shared_while_held(spinner: str | None = None) -> Callable[[Callable], Callable]:
+    """Like ``st.cache_resource`` (one object for every session that asks for the same thing: the same upload read
+    once), but an entry lives only as long as some session holds its value: the cache keeps weak references. A
+    class's uploads are then freed when its sessions end, instead of up to 8 read files and 16 tables kept for an
+    hour (issue 31). Bytes arguments are keyed by their SHA-256; arguments named with a leading underscore are not
+    part of the key (as in Streamlit's caches). The value must support weak references (Results, ScoreTable)."""
+    import functools
+    import inspect
+    import threading
+    import weakref
+
+    def decorate(func: Callable) -> Callable:
+        signature = inspect.signature(func)
+        entries: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        lock = threading.Lock()
+
+        @functools.wraps(func)
+        def cached(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = tuple((name, hashlib.sha256(value).digest() if isinstance(value, (bytes, bytearray)) else value)
+                        for name, value in bound.arguments.items() if not name.startswith("_"))
+            with lock:
+                value = entries.get(key)
+            if value is not None:
+                return value
+            if spinner:
+                with st.spinner(spinner):
+                    value = func(*args, **kwargs)
+            else:
+                value = func(*args, **kwargs)
+            with lock:
+                entries[key] = value
+            return value
+
+        cached.clear = entries.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
 def isolated(func: Callable, *args: Any, display: str, **kwargs: Any) -> Any:
     """``func(*args, **kwargs)`` of compare_lib run on untrusted bytes in a child process with the app's limits
     (memory, time): a crafted file cannot crash the server, and while it is read every other session keeps
-    answering (this thread waits on a pipe without holding the interpreter lock)."""
+    answering (this thread waits on a pipe without holding the interpreter lock). Reads beyond the server's
+    readers wait their turn in one queue, and the page says its place (issue 31: :class:`QueueNotice`)."""
     return cl.io.run_isolated(func, *args, display=display, memory_mb=cl.limits.APP_READ_MEMORY_MB,
-                              seconds=cl.limits.APP_READ_SECONDS, cpu_seconds=cl.limits.APP_READ_CPU_SECONDS, **kwargs)
+                              seconds=cl.limits.APP_READ_SECONDS, cpu_seconds=cl.limits.APP_READ_CPU_SECONDS,
+                              wait_seconds=cl.limits.APP_READ_QUEUE_SECONDS, on_wait=QueueNotice(), **kwargs)
+
+
+def queue_words(position: int, waiting: int) -> str:
+    """What a page says while its read waits for a free reader (issue 31): its place in the server's queue."""
+    if position == 1:
+        return (f"Another table is being read; yours is next (position 1 of {waiting} waiting). It is read as soon as "
+                "a reader is free: keep this page open.")
+    return (f"Other tables are being read; yours is number {position} of {waiting} waiting. It is read as soon as a "
+            "reader is free: keep this page open.")
+
+
+class QueueNotice:
+    """``on_wait`` of :func:`compare_lib.io.run_isolated`: a message at the current place of the page, updated as
+    the read moves up the server-wide queue, removed when its turn comes. The reads run inside ``st.cache_*``
+    functions, which record the elements drawn inside them (Streamlit's context variable ``in_cached_function``)
+    to replay them on a cache hit; this message belongs to the run that waited, not to the cached value (a replay
+    would draw it again in a session that never waited), so it is drawn in a copy of the context with that variable
+    off. Without that variable (another Streamlit) it is drawn all the same: a hit then replays it, and its removal,
+    at once."""
+
+    def __init__(self) -> None:
+        self.slot = None
+
+    def __call__(self, position: int, waiting: int) -> None:
+        contextvars.copy_context().run(self._draw, position, waiting)
+
+    def _draw(self, position: int, waiting: int) -> None:
+        try:
+            from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
+        except ImportError:
+            pass
+        else:
+            in_cached_function.set(False)  # in this copy of the context only
+        if self.slot is None:
+            if position == 0:
+                return
+            self.slot = st.empty()
+        if position == 0:
+            self.slot.empty()
+        else:
+            self.slot.info(queue_words(position, waiting), icon="⏳")
 
 
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
@@ -137,7 +232,7 @@ MISSING_LABELS = {
 }
 
 
-@st.cache_resource(show_spinner="Reading the file…", max_entries=8, ttl=3600)
+@shared_while_held("Reading the file…")  # freed with the sessions that hold it (issue 31)
 def read_results(data: bytes, name: str, layout: str, sheet: str | None, format: str = "auto") -> cl.Results:
     """What a file holds (shared by the sessions that upload the same bytes; read-only, never changed)."""
     with warnings.catch_warnings():
@@ -152,13 +247,31 @@ def sheet_names(data: bytes, kind: str, name: str) -> list[str]:
     return isolated(cl.io.sheet_names, data, kind, name, display=name, max_sheet_cells=MAX_SHEET_CELLS)
 
 
-@st.cache_resource(show_spinner="Building the table…", max_entries=16, ttl=3600)
+@shared_while_held("Building the table…")  # freed with the sessions that hold it (issue 31)
 def results_table(token: str, _results: cl.Results, metric: str | None, higher_is_better: bool | None, missing: str,
                   aggregate: str) -> cl.ScoreTable:
     """The score table of one metric of a read file (keyed by the file's token and the choices)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
         return _results.table(metric, higher_is_better=higher_is_better, missing=missing, aggregate=aggregate)
+
+
+#: What the Load data page says once an uploaded file was read and its bytes freed (free_upload).
+FREED_UPLOAD = ("The file was read and its bytes are no longer kept on the server. To read it again in another way "
+                "(another layout, format or sheet), upload it again.")
+
+
+def free_upload(uploaded: Any) -> None:
+    """Drop an uploaded file's bytes from the server once it has been read (issue 31): Streamlit keeps every upload
+    in memory for as long as its session lives (30 students with 10 MB files: 300 MB), while the page needs only
+    what was read from it. The file uploader then gives a ``DeletedFile`` (no ``getvalue``), for which the page
+    shows :data:`FREED_UPLOAD`. Does nothing outside a Streamlit session."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    file_id = getattr(uploaded, "file_id", None)
+    if ctx is not None and file_id and getattr(ctx, "uploaded_file_mgr", None) is not None:
+        ctx.uploaded_file_mgr.remove_file(session_id=ctx.session_id, file_id=file_id)
 
 
 def results_token(data: bytes, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:
@@ -189,20 +302,101 @@ def load_sample(label: str) -> cl.ScoreTable:
     """A sample table, one object shared by every session (read-only: a ScoreTable never changes; its memo of
     derived results is shared too), instead of a copy per session."""
     sample = SAMPLES[label]
+    if sample.items:
+        table = load_item_sample(label).task_table(higher_is_better=sample.higher_is_better)
+        return table.with_direction(sample.higher_is_better, stated_by="stated with the sample")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
         table = cl.load_scores(SAMPLE_DIR / sample.file, higher_is_better=sample.higher_is_better)
     return table.with_direction(sample.higher_is_better, stated_by="stated with the sample")
 
 
+@st.cache_resource(show_spinner=False, max_entries=len(SAMPLES) + 1)
+def load_item_sample(label: str) -> cl.Items:
+    """An item-level sample's items, one read-only object shared by every session."""
+    return cl.read_items(SAMPLE_DIR / SAMPLES[label].file)
+
+
 def use_sample(label: str) -> None:
-    """Make the sample with this label the loaded table."""
+    """Make the sample with this label the loaded table (and, for item-level samples, its items)."""
     set_table(load_sample(label), Origin("sample", label))
+    if SAMPLES[label].items:
+        set_items(load_item_sample(label), f"sample:{SAMPLES[label].id}")
+
+
+# ---------------------------------------------------------------------------------------------
+# item-level results (issue 30): the items behind a task table, kept for the Per-task comparison page
+
+
+@st.cache_resource(show_spinner="Reading the item-level results…", max_entries=4, ttl=3600)
+def read_items_upload(data: bytes, name: str) -> cl.Items:
+    """Item-level results from an upload or a paste (a long table, every_eval_ever JSON, lm-evaluation-harness
+    samples files or a zip of their folder), read in a child process with the app's limits, at most
+    APP_MAX_ITEM_ROWS rows (shared by the sessions that give the same bytes; read-only)."""
+    from compare_lib.io._items import _LM_EVAL_LOOSE, read_item_upload
+
+    items = isolated(read_item_upload, data, name, display=name, max_rows=cl.limits.APP_MAX_ITEM_ROWS)
+    if name != "pasted text" and not name.lower().endswith(".zip") and not _LM_EVAL_LOOSE.match(name):
+        # One file that cl.read_items reads as it is: the reproducing script reads it again from beside itself
+        # (checked by its SHA-256). A zip, or a samples file whose model is named by its folder, is carried instead.
+        # (The object is new, unpickled from the reader, and not yet shared.)
+        object.__setattr__(items, "provenance", cl.Source(Path(name).name, kind="file", loader="read_items",
+                                                          sha256=hashlib.sha256(data).hexdigest()))
+    return items
+
+
+def looks_like_items(data: bytes, name: str) -> bool:
+    """Whether an upload looks like item-level results (by its name and first line; compare_lib decides)."""
+    from compare_lib.io._items import sniff_items
+
+    return sniff_items(data[:65536], name)
+
+
+def items_token(data: bytes, name: str) -> str:
+    return "items:" + hashlib.sha256(repr(name).encode("utf-8") + hashlib.sha256(data).digest()).hexdigest()[:20]
+
+
+def set_items(items: cl.Items | None, token: str | None) -> None:
+    """Remember the item-level results behind the loaded table (None: the table has none)."""
+    if items is None:
+        st.session_state.pop("items", None)
+    else:
+        st.session_state["items"] = (items, token)
+
+
+def loaded_items() -> tuple[cl.Items, str] | None:
+    """The item-level results behind the loaded table and their token (None when it was not made from items)."""
+    return st.session_state.get("items")
+
+
+def analysed_items() -> cl.Items | None:
+    """The loaded items as the active table names and keeps them: the renames of Load data applied, and only the
+    models and tasks kept (remembered per selection for the session)."""
+    loaded = loaded_items()
+    if loaded is None:
+        return None
+    items, token = loaded
+    active, key = active_table(), active_token()
+
+    def compute() -> cl.Items:
+        names = renames()
+        frame = items.frame
+        if names["classifiers"] or names["datasets"]:
+            # dict lookups in pandas (no Python call per row): a name not renamed keeps its own
+            frame = frame.assign(model=frame["model"].map(names["classifiers"]).fillna(frame["model"]),
+                                 task=frame["task"].map(names["datasets"]).fillna(frame["task"]))
+        keep = frame["model"].isin(active.classifiers) & frame["task"].isin(active.datasets)
+        if keep.all() and frame is items.frame:
+            return items
+        return cl.Items(frame.loc[keep].reset_index(drop=True), metric=items.metric, notes=items.notes,
+                        source=items.source)
+
+    return session_memo("_items_memo", (token, key), compute)
 
 
 #: What a teaching example replaces and "go back" restores.
 _EXAMPLE_KEYS = ("table", "origin", "results", "results_token", "keep_classifiers", "drop_datasets", "upload_token",
-                 "renames")
+                 "renames", "items")
 
 
 def remembered(key: str, default: Any, valid: Callable[[Any], bool] = lambda value: True) -> Any:
@@ -276,6 +470,8 @@ def set_table(table: cl.ScoreTable, origin: Origin, *, keep_selection: bool = Fa
         ss.pop(RENAMES, None)  # another table: the renames were of the old one's names
     ss["table"] = table
     ss["origin"] = origin
+    if not keep_selection:
+        ss.pop("items", None)  # another table: its item-level results, if any, are set after this (set_items)
     if origin.kind not in ("file", "paste"):
         set_results(None, None)
     if keep_selection:
@@ -429,6 +625,19 @@ def report_source() -> cl.Source | None:
     kinds = {"sample": "sample", "file": "upload", "paste": "paste"}
     if where.kind not in kinds:
         return None
+    item_level = loaded_items()
+    record = getattr(item_level[0], "provenance", None) if item_level is not None else None
+    renamed = renames()
+    if record is not None and where.kind == "file" and not (renamed["classifiers"] or renamed["datasets"]):
+        # Item-level results (issue 30): the script reads the item file (put beside it) with cl.read_items and makes
+        # the task table again; with renames it carries the table as analysed.
+        full = full_table()
+        keep, drop = kept_classifiers(), set(dropped_datasets())
+        return cl.Source(record.path, read=dict(record.read), kind="file", sha256=record.sha256, loader="read_items",
+                         table={"metric": full.metric, "higher_is_better": full.higher_is_better,
+                                "missing": where.missing, "aggregate": "mean"},
+                         classifiers=tuple(keep) if keep != list(full.classifiers) else None,
+                         datasets=tuple(d for d in full.datasets if d not in drop) if drop else None)
     if where.kind == "sample":
         path, read = SAMPLES[where.label].file if where.label in SAMPLES else where.label, {}
     else:

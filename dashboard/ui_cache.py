@@ -1,6 +1,20 @@
 """Cached calls into compare_lib: results keyed by the active table's token and the choices, shared by
 sessions (``st.cache_data``), or remembered for one session where a progress bar must be drawn
 (:func:`state.session_memo`). No statistics are computed here; every number comes from ``compare_lib``.
+
+What is kept, and its bounds (issue 31: a class of 100 on one process of 690 MB):
+
+* shared by all sessions: every ``st.cache_data`` / ``st.cache_resource`` here has ``max_entries`` (the least
+  recently used entry goes beyond it) and, where it holds results of a user's table, ``ttl=3600`` (an hour after
+  its last use); built figures are in :func:`cached_figure` (:data:`FIGURE_CACHE_ENTRIES`). Keys are the table's
+  token and the choices, so 100 students on the same table share one entry per view;
+* per session, in ``st.session_state`` only: one slot per kind, never one per view: :func:`state.session_memo`
+  (a new key replaces the slot's value: ``_pool_matrix_memo``, ``_experiment_memo``, the state module's
+  ``_active_memo`` ...), :func:`frame_token`'s ``_frame_token``, the Pool page's ``_pool_matrix_go``. Streamlit
+  drops a session's state when the session ends (its websocket closed and, for a reconnect, its
+  ``server.disconnectedSessionTTL`` passed), and with it everything of this list; nothing here keeps a
+  reference to a session's objects elsewhere (the shared caches take only the token and the choices, and
+  the results). tests/test_figure_cache.py measures the figure cache's bound.
 """
 
 from __future__ import annotations
@@ -9,13 +23,14 @@ import hashlib
 import warnings
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment"]
+__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "SentFigure", "FIGURE_CACHE_ENTRIES", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "omnibus_summary", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment", "pool_subset", "smallest_flip", "replicability_table", "scores_with_ranks"]
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
@@ -65,6 +80,16 @@ def omnibus(token: str, _table: cl.ScoreTable, tie_correction: bool):
 def omnibus_more(token: str, _table: cl.ScoreTable):
     """(Friedman aligned ranks, Quade): the omnibus tests of García et al. (2010)."""
     return cl.friedman_aligned_ranks(_table), cl.quade(_table)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def omnibus_summary(token: str, _table: cl.ScoreTable, tie_correction: bool, alpha_: float):
+    """The omnibus page's table (cl.report.omnibus_frame of :func:`omnibus` and :func:`omnibus_more`), and its
+    display copy with the p-values as text, made once per table and choice for all sessions."""
+    fr, ff, an, exact = omnibus(token, _table, tie_correction)
+    aligned, quade = omnibus_more(token, _table)
+    summary = cl.report.omnibus_frame(fr, ff, an, alpha_, exact, aligned, quade)
+    return summary, cl.report.with_p_text(summary, ["p"])
 
 
 @st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=128, ttl=3600)
@@ -251,15 +276,98 @@ def fold_tests(folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float 
     return _fold_tests(frame_token(folds), folds, a, b, alpha_, ratio)
 
 
-@st.cache_resource(show_spinner=False, max_entries=128, ttl=3600)
+class SentFigure(go.Figure):
+    """A plotly figure held in the server-wide figure cache, with the dict that ``st.plotly_chart`` sends made once.
+
+    ``st.plotly_chart(fig)`` asks ``fig.to_dict()`` on every run: a deep copy of the figure and the base64
+    encoding of its arrays (~2.5 ms for a CD diagram), then encodes that dict as JSON (~0.5 ms). A dict given
+    instead of a figure is worse: Streamlit validates it by building a ``go.Figure`` from it (tens of ms). So the
+    cached figure answers ``to_dict()`` from the dict made when it was built: fresh top-level containers (a caller
+    that pops a key, as plotly's ``to_json`` pops trace uids, changes nothing shared), the same values underneath,
+    which nothing in Streamlit or plotly writes to. ``to_json()`` (the figure downloads ask it on every run) is
+    made once too. The figure itself is unchanged: its layout, traces and every other method are plotly's.
+    """
+
+    def to_dict(self) -> dict:
+        sent = self._sent_dict
+        out = {"data": [dict(trace) for trace in sent["data"]], "layout": dict(sent["layout"])}
+        if "frames" in sent:
+            out["frames"] = list(sent["frames"])
+        return out
+
+    def to_json(self, *args, **kwargs) -> str:
+        if args or kwargs:
+            return super().to_json(*args, **kwargs)
+        return self._sent_json
+
+
+def _sent(fig):
+    """``fig`` as a :class:`SentFigure` (the same object: its class changed, its dict and JSON made now); an
+    object that is not a plotly figure is returned as it is."""
+    if not isinstance(fig, go.Figure):
+        return fig
+    sent = go.Figure.to_dict(fig)
+    for trace in sent["data"]:
+        trace.pop("uid", None)  # as plotly's to_json drops it
+    fig.__class__ = SentFigure
+    fig._sent_dict = sent
+    fig._sent_json = go.Figure.to_json(fig)
+    return fig
+
+
+#: Figures kept for all sessions together: a CD diagram of the sample is ~0.1 MB in memory, a large heatmap a few
+#: MB; entries unused for an hour go (ttl), and the least recently used beyond this many.
+FIGURE_CACHE_ENTRIES = 128
+
+
+@st.cache_resource(show_spinner=False, max_entries=FIGURE_CACHE_ENTRIES, ttl=3600)
 def _figure(key: tuple, _build):
-    return _build()
+    return _sent(_build())
 
 
 def cached_figure(key: tuple, build):
-    """A figure built once for ``key`` (everything it depends on: the table's token and the choices) and
-    shared by the sessions; plotly figures are not changed by drawing them."""
+    """A figure built once for ``key`` (everything it depends on: the table's token and the choices) and shared
+    by the sessions (``st.cache_resource``: one object, never copied; plotly figures are not changed by drawing
+    them), as a :class:`SentFigure`, so that drawing it again costs no figure building and no serialisation: a
+    page visited again, or by another student, sends the same figure for ~0.5 ms of JSON encoding instead of
+    ~20-60 ms of building (issue 31). Bounded for the whole server: :data:`FIGURE_CACHE_ENTRIES` figures, none
+    kept more than an hour after its last use; nothing is kept per session."""
     return _figure(key, build)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64, ttl=3600)
+def pool_subset(token: str, _table: cl.ScoreTable, members: tuple) -> cl.ScoreTable:
+    """The active table restricted to a pool of classifiers, made once per pool for all sessions (read-only: a
+    ScoreTable is never changed in place)."""
+    return _table.subset(list(members))
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def smallest_flip(token: str, _frame: pd.DataFrame, a: str, b: str, alpha_: float, procedure: str,
+                  require_friedman: bool, current: tuple) -> tuple[pd.DataFrame, bool]:
+    """The smallest changes of the pool ``current`` that flip the verdict on a versus b (keyed like
+    :func:`pool_sensitivity`, whose ``_frame`` it reads), and that verdict in ``current``."""
+    members = set(current)
+    verdict = bool(_frame[_frame["pool"].map(set) == members]["reject"].iloc[0])
+    return cl.smallest_flip(_frame, list(current)), verdict
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def replicability_table(path: str) -> pd.DataFrame:
+    """Bouckaert & Frank's (2004) Table 1 draws read and counted once (cl.replicability_counts per pair)."""
+    draws = pd.read_csv(path)
+    rows = []
+    for col in [c for c in draws.columns if c.startswith("draws_")]:
+        res = cl.replicability_counts(10 - draws[col].to_numpy(), 10)
+        rows.append({"pair": col.removeprefix("draws_").replace("_vs_", " vs "), **res.to_dict()})
+    return pd.DataFrame(rows)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16, ttl=3600)
+def scores_with_ranks(token: str, _table: cl.ScoreTable, max_rows: int) -> pd.DataFrame:
+    """Demšar's Table 6 layout of the active table (cl.report.scores_with_ranks), made once per table for all
+    sessions; read-only (st.dataframe does not change what it is given)."""
+    return cl.report.scores_with_ranks(_table, max_rows=max_rows)
 
 
 def run_experiment(classifiers: tuple, datasets: tuple, schemes: tuple, n_seeds: int, n_jobs: int, progress=None):

@@ -120,7 +120,8 @@ def report_downloads(table: cl.ScoreTable, *, alpha: float, test: str, correctio
     st.caption("The report holds what was loaded and how, the methods with their references, the results, the paragraph, "
                "BibTeX and the code that reproduces it. For a PDF, open the HTML report and print it from the browser "
                "(Save as PDF). The script carries the table as analysed (an upload, a paste or a sample has no path on "
-               "your disk), so it runs from any folder and prints the same numbers.")
+               "your disk), so it runs from any folder and prints the same numbers. An uploaded item-level file is read "
+               "again instead (compare_lib.read_items, then the per-task means): put the file next to the script.")
     ranks_stem = state.file_stem("scores_with_ranks")
     caption = f"{state.table_label()}: scores with their ranks in brackets (1 = best); the best of each data set in bold."
     row = st.container(horizontal=True)

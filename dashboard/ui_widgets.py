@@ -18,7 +18,7 @@ import state
 from ui_cache import fold_sample
 from ui_text import esc, words
 
-__all__ = ["wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input",
+__all__ = ["bayes_verdict", "wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input",
            "run_flag"]
 
 
@@ -118,7 +118,9 @@ PRELOAD_KEY = "chart_code_preload"
 def _empty_figure():
     import plotly.graph_objects as go
 
-    return go.Figure(layout=dict(width=10, height=10, margin=dict(l=0, r=0, t=0, b=0)))
+    from ui_cache import _sent  # its dict made once: drawn on every run of the Load data page
+
+    return _sent(go.Figure(layout=dict(width=10, height=10, margin=dict(l=0, r=0, t=0, b=0))))
 
 
 @st.cache_resource(show_spinner=False)
@@ -273,3 +275,21 @@ def run_flag(flag: str, have: bool, what: str, button: str) -> None:
     if from_link:
         st.info(esc(f"This view came from a run: {what}. Its settings are filled in from the link; press "
                     f"'{button}' to see its results (they are not computed without you)."))
+
+
+def bayes_verdict(res, a: str, b: str, decision: float, where: str = "") -> None:
+    """A Bayesian result's three probabilities as metrics (with their Monte Carlo errors) and the verdict at the
+    ``decision`` threshold; ``where`` qualifies what they are about (" on the next data set")."""
+    m1, m2, m3 = st.columns(3)
+    m1.metric(f"P({esc(a)} better{where})", f"{res.p_x:.3f}", f"± {res.mc_se[0]:.3f} (Monte Carlo)", delta_color="off",
+              delta_arrow="off", border=True)
+    m2.metric("P(practically equivalent)", f"{res.p_rope:.3f}", f"± {res.mc_se[1]:.3f}", delta_color="off",
+              delta_arrow="off", border=True)
+    m3.metric(f"P({esc(b)} better{where})", f"{res.p_y:.3f}", f"± {res.mc_se[2]:.3f}", delta_color="off",
+              delta_arrow="off", border=True)
+    best = max(((res.p_x, f"{a} is practically better than {b}"), (res.p_rope, f"{a} and {b} are practically equivalent"),
+                (res.p_y, f"{b} is practically better than {a}")))
+    st.markdown(f"**Decided:** {esc(best[1] + where)} with posterior probability {best[0]:.3f} ≥ {decision:g}."
+                if best[0] >= decision else
+                f"**Undecided** at {decision:g}: the most probable reading ({esc(best[1])}) has probability "
+                f"{best[0]:.3f}.")

@@ -15,12 +15,12 @@ fi
 # its test extras, constrained to the same pins; again whenever requirements.txt changes.
 pins_sha=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ "$(cat .venv/.pins-installed 2>/dev/null)" != "$pins_sha" ] \
-   || ! .venv/bin/python -c "import compare_lib, streamlit, pytest, hypothesis, playwright, baycomp, python_calamine, openpyxl, odf, click, resvg_py" 2>/dev/null \
+   || ! .venv/bin/python -c "import compare_lib, streamlit, pytest, hypothesis, playwright, baycomp, python_calamine, openpyxl, odf, click, resvg_py, sphinx, myst_parser, mypy, numpyro" 2>/dev/null \
    || [ ! -x .venv/bin/compare-classifiers ]; then
-  echo "Installing the pinned runtime dependencies (requirements.txt), then the test extras..."
+  echo "Installing the pinned runtime dependencies (requirements.txt), then the test, docs and typecheck extras..."
   grep -E '^[A-Za-z0-9._-]+==' requirements.txt > .venv/pins-constraints.txt || exit 1
   .venv/bin/python -m pip install --quiet -r requirements.txt || exit 1
-  .venv/bin/python -m pip install --quiet -c .venv/pins-constraints.txt -e '.[test]' || exit 1
+  .venv/bin/python -m pip install --quiet -c .venv/pins-constraints.txt -e '.[test,docs,typecheck]' || exit 1
   echo "$pins_sha" > .venv/.pins-installed
 fi
 .venv/bin/python -m pytest "$@"

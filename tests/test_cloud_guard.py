@@ -89,6 +89,10 @@ def test_page_that_raises_shows_an_id_not_a_traceback(page, cloud, monkeypatch, 
     at = new_app()  # the default page (Load data), run before the library is broken
     module, name = PAGE_CALLS[page]
     monkeypatch.setattr(module, name, _raise)
+    # The first run's results may be cached for all sessions (issue 31: e.g. the scores-with-ranks preview):
+    # forget them, so that the page calls the broken function again.
+    st.cache_data.clear()
+    st.cache_resource.clear()
     at.switch_page(f"app_pages/{page}.py")
     at.run()
     _assert_safe(at, caplog)

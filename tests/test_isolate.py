@@ -134,3 +134,60 @@ def test_the_callers_threads_run_while_the_worker_holds_its_interpreter_lock():
     worker_ticks, process_ticks = in_process
     # The in-process call lets the ticker run at most at its edges; the worker's call, throughout.
     assert process_ticks <= 3 < 20 <= worker_ticks, (worker_ticks, process_ticks)
+
+
+# -- issue 31: what crosses between the caller and the worker -------------------------------------------------
+
+def _digest_and_size(data: bytes) -> tuple[str, int, str]:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest(), len(data), type(data).__name__
+
+
+def _big_array(n: int, seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(size=n)
+
+
+def test_a_large_bytes_argument_reaches_the_worker_whole_through_a_file_that_is_then_deleted(tmp_path, monkeypatch):
+    import hashlib
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the temporary files go here, to be counted
+    data = np.random.default_rng(1).bytes(3 * _isolate.FILE_ARGUMENT_BYTES + 7)
+    made: list[str] = []
+    real = _isolate._to_file
+
+    def spy(value, files):
+        out = real(value, files)
+        made.extend(files)
+        return out
+
+    monkeypatch.setattr(_isolate, "_to_file", spy)
+    assert run_isolated(_digest_and_size, data, display="big.csv") == (hashlib.sha256(data).hexdigest(), len(data),
+                                                                       "bytes")
+    assert made and all(p.startswith(str(tmp_path)) for p in made)  # it did go through a file
+    assert list(tmp_path.iterdir()) == []  # and the file is gone once the call ended
+    small = b"dataset,A\n"
+    assert run_isolated(_digest_and_size, small, display="s.csv") == (hashlib.sha256(small).hexdigest(), len(small),
+                                                                      "bytes")
+
+
+def test_a_large_result_comes_back_equal_with_its_arrays_out_of_band():
+    """Protocol-5 buffers: the array arrives with the values computed in the worker, and writable (its memory is
+    the buffer it was read into, not a read-only bytes object)."""
+    got = run_isolated(_big_array, 2_000_000, 7, display="a")
+    assert np.array_equal(got, _big_array(2_000_000, 7))
+    assert got.flags.writeable
+    table = run_isolated(cl.read_results, CSV, display="mine.csv", name="mine.csv").table(None, higher_is_better=True)
+    assert table.scores.equals(cl.read_results(CSV, name="mine.csv").table(None, higher_is_better=True).scores)
+
+
+def test_a_malformed_answer_is_refused_before_anything_is_allocated():
+    import io
+    import struct
+
+    huge = struct.pack("<Q", 0) + struct.pack("<Q", 1 << 40)  # one part of a terabyte
+    with pytest.raises(ValueError, match="larger than the worker could hold"):
+        _isolate._receive(io.BytesIO(huge), limit=1 << 30)
+    with pytest.raises(EOFError):
+        _isolate._receive(io.BytesIO(struct.pack("<Q", 0) + struct.pack("<Q", 10) + b"short"), limit=1 << 30)

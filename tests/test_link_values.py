@@ -43,7 +43,7 @@ EXCLUSIVE = {"load_data": "sample", "omnibus": "data", "posthoc": "sample", "poo
 PAGE_WORDS = {"family": "The family '", "test": "The test '", "effect": "The effect '", "pproc": "(pproc)",
               "ptab": "The link's tab", "rtab": "The link's tab"}
 #: ... or silently (fold-level data the link cannot see): a link only bounds their length.
-SILENT = {"fa", "fb", "fscheme", "ftest", "bfa", "bfb", "bfscheme", "bfds", "bfseed"}
+SILENT = {"fa", "fb", "fscheme", "ftest", "bfa", "bfb", "bfscheme", "bfds", "bfseed", "bha", "bhb", "bhscheme"}
 #: Hostile texts that are valid values of a parameter (issue 28: Example 2's mean of B and other means, the
 #: relevance demo's true difference, may be -1).
 VALID = {("qdiff", "-1"), ("d2b", "-1"), ("d2others", "-1"), ("bddelta", "-1")}
@@ -140,22 +140,28 @@ def test_every_kind_of_hostile_value_on_every_page(page, value, baselines):
 
 
 FOLD_VIEW_KEYS = {c.key for c in links.CHOICES if c.param in SILENT and c.page == "bayesian"}
+#: The Bayesian page's two views of fold-level results, and their silent choices.
+FOLD_VIEWS = {"Fold-level results": ("bfa", "bfb", "bfscheme", "bfds", "bfseed"),
+              "Hierarchical (fold level)": ("bha", "bhb", "bhscheme")}
 
 
+@pytest.mark.parametrize("view_name", list(FOLD_VIEWS))
 @pytest.mark.parametrize("value", FAST, ids=lambda v: v[:20])
-def test_fold_level_choices_of_a_link_fall_back_on_the_fold_view(value):
+def test_fold_level_choices_of_a_link_fall_back_on_the_fold_view(value, view_name):
     """The fold-level choices name classifiers, schemes, data sets and seeds of fold-level results the link cannot
     see: the page checks them against the results it shows and falls back to its first entries."""
-    view = {"bview": "Fold-level results"}
+    view = {"bview": view_name}
+    keys = {c.key for c in links.CHOICES if c.param in FOLD_VIEWS[view_name]}
+    assert keys <= FOLD_VIEW_KEYS
     base = _open("bayesian", view)
     assert not base.exception, base.exception
-    at = _open("bayesian", view | {c.param: value for c in links.CHOICES if c.key in FOLD_VIEW_KEYS})
+    at = _open("bayesian", view | {c.param: value for c in links.CHOICES if c.key in keys})
     assert not at.exception, at.exception
-    for key in FOLD_VIEW_KEYS:
+    for key in keys:
         assert _get(at, key) == _get(base, key) != "<absent>", key
     if value == LONG:
         assert all(any(f"link's {c.param} " in w for w in texts(at.warning))
-                   for c in links.CHOICES if c.key in FOLD_VIEW_KEYS)
+                   for c in links.CHOICES if c.key in keys)
 
 
 @pytest.mark.parametrize("value", ["Infinity", "0123456789abcdef0", LONG, "[Infinity]"], ids=lambda v: v[:20])
@@ -320,7 +326,8 @@ def test_the_widgets_offer_the_range_a_link_accepts(page):
 
 def test_seed_choices_are_bounded_by_max_seed():
     seeds = [c for c in links.CHOICES if c.param.endswith("seed") and c.kind == "int"]
-    assert {c.param for c in seeds} == {"rseed", "qseed", "bseed", "d2seed"}  # d2seed: Example 2's form (issue 28)
+    # d2seed: Example 2's form (issue 28); iseed: the Per-task comparison's random tests (issue 30)
+    assert {c.param for c in seeds} == {"rseed", "qseed", "bseed", "d2seed", "iseed"}
     assert all(0 == c.lo and c.hi <= cl.limits.MAX_SEED for c in seeds)
 
 

@@ -69,7 +69,7 @@ def _view_apps(page: str):
              "posthoc": ("view", ["CD diagram", "How sure is the ranking?", "Adjusted p-values", "Where procedures disagree",
                                   "Wins / ties / losses", "Report"]),
              "bayesian": ("bview", ["One pair", "All pairs", "Effect sizes", "Fold-level results",
-                                    "Significance is not relevance"]),
+                                    "Hierarchical (fold level)", "Who is best?", "Significance is not relevance"]),
              "omnibus": ("ochart", ["Mean ranks", "Ranks per data set"])}
     if page in views:
         param, options = views[page]
@@ -279,6 +279,13 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
          "eds": ["iris"], "escheme": ["5x2cv", "10-fold cv"], "eran": "1"},
         {"sample": "benavoli2017", "bview": "Significance is not relevance", "bddelta": "0.002", "bdnoise": "0.02",
          "bdrope": "0.005", "bdran": "1"},
+        # Issue 29: the hierarchical test (a run: the receiver is asked to press Run) and the Bayesian rankings.
+        {"sample": "benavoli2017", "bview": "Hierarchical (fold level)", "bhsrc": SAMPLE_FOLDS, "bha": "k-NN",
+         "bhb": "naive Bayes", "bhhigher": "0", "bhscheme": "5x2cv", "bhrope": "0.02", "bhprior": "baycomp",
+         "bhsamples": "2000", "bhsens": "0", "bhaccept": "0.9", "bhran": "1"},
+        {"sample": "benavoli2017", "bview": "Who is best?", "bksamples": "1000", "bkprior": "2"},
+        {"sample": "benavoli2017", "bview": "Who is best?", "bkmodel": "bradley-terry-davidson", "bksamples": "1000",
+         "bkssd": "1.5", "bktsd": "1.5"},
     ],
 }
 

@@ -266,7 +266,7 @@ def f(name, what, value):
 # Warnings and notes are plain text (they go into reports, JSON and links as written): no keyword arguments.
 # Files that write code or markup (scripts, SVG/TikZ, HTML) and the warnings of renamed arguments (addressed to
 # Python callers) are not messages of this kind.
-NOT_MESSAGES = {"_document.py", "_cd_static.py", "plots.py", "_provenance.py"}
+NOT_MESSAGES = {"_document.py", "_cd_static.py", "plots.py", "_provenance.py", "_scripts.py"}
 
 
 def test_warnings_and_notes_name_no_keyword_argument():

@@ -147,7 +147,10 @@ def read_results(
         Refuse, before it is read, a sheet whose used range (rows x columns, from the cell references in the
         file) is larger (default: ``compare_lib.limits.MAX_SHEET_CELLS``).
 
-    Every problem raises :class:`~compare_lib.errors.InputError` naming the file, line, column and value.
+    Raises
+    ------
+    InputError
+        For every problem, naming the file, line, column and value (:class:`~compare_lib.errors.InputError`).
     """
     check_choice(layout, LAYOUTS, "layout")
     check_choice(format, ("auto", *_READERS), "format")

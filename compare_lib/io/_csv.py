@@ -130,7 +130,7 @@ def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], st
         text = _LINE_BOMS.sub("", text)
     text = _BLANK_LINES.sub("", text)  # whitespace-only lines are blank
     stream = io.StringIO(text)
-    sample = []
+    sample: list[str] = []
     while len(sample) < 50:
         line = stream.readline()
         if not line:

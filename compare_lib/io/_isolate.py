@@ -15,9 +15,23 @@ back and exits; the parent kills it after ``seconds`` of wall-clock time. Each w
 so that nothing of one input survives into the next. After :func:`warm_up` (the dashboard calls it
 once) a spare worker is kept started, so that a call does not wait for an interpreter to start (about
 a second); without it, each call starts its own. At most :data:`MAX_CHILDREN` calls run at once
-(others wait for a slot, within their own time limit). An :class:`~compare_lib.errors.InputError`
+(others wait their turn in a queue, below). An :class:`~compare_lib.errors.InputError`
 raised in the worker is raised again in the caller; a worker that dies, runs out of memory or of time
 becomes an ``InputError`` that names the file and the limit.
+
+Many calls at once (a class loading its files, issue 31): the calls beyond :data:`MAX_CHILDREN` wait in one
+server-wide first-in, first-out queue (:class:`ReadQueue`), so that at most :data:`MAX_CHILDREN` workers (each
+within its memory limit) exist at a time, whoever asks. A caller that must wait is told its place through
+``on_wait(position, waiting)`` (1 = next; called again whenever it moves, and with position 0 once its turn has
+come), which the dashboard turns into a message; :func:`queue_status` tells anyone how many calls run and wait.
+The wait has its own limit (``wait_seconds``); the read's time limit starts when its worker does.
+
+Memory (issue 31: a 41.9 MB upload peaked the server's processes at over 1 GB): the caller holds as little as
+it can. A large ``bytes`` argument is not pickled into the call (a copy in the caller, and two in the worker, which
+read the whole pipe and then unpickled it): it is written to a private temporary file that the worker reads
+once and the caller deletes when the call ends. The result comes back pickled with protocol 5 and its large
+buffers (numpy and Arrow arrays) sent out of band, each read into its own buffer that the unpickled arrays then
+use in place (PEP 574), instead of a whole pickle read into memory and then copied into the arrays.
 
 Limits: ``RLIMIT_AS`` is enforced on Linux (on macOS and Windows only the time limit applies); the
 arguments and the result are pickled, so they must be picklable.
@@ -25,11 +39,15 @@ arguments and the result are pickled, so they must be picklable.
 
 from __future__ import annotations
 
+import collections
+import itertools
 import os
 import pickle
 import signal
+import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -38,12 +56,100 @@ from typing import Any, Callable
 from .. import limits
 from ..errors import InputError, marked
 
-__all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up"]
+__all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up", "ReadQueue", "queue_status"]
 
 #: Calls running at once in workers (each may use its memory limit).
 MAX_CHILDREN = limits.APP_READ_WORKERS
+#: ``bytes`` arguments at least this long go to the worker in a temporary file rather than in the pickled call.
+FILE_ARGUMENT_BYTES = 1 << 16
 
-_slots = threading.BoundedSemaphore(MAX_CHILDREN)
+
+class ReadQueue:
+    """At most ``slots`` holders at once; the others wait in first-in, first-out order (a ticket queue: a newcomer
+    never overtakes a waiting call, unlike a semaphore, whose waiters wake in no particular order).
+
+    :meth:`acquire` returns at once when a slot is free and nobody waits; otherwise it queues the caller, calls
+    ``on_wait(position, waiting)`` in the caller's thread (1-based position, number of calls waiting) at first and
+    whenever either changes, and ``on_wait(0, waiting)`` once when the slot is taken after a wait. An exception
+    raised by ``on_wait`` (a page whose visitor left) leaves the queue and propagates. :meth:`status` is what a
+    page can poll. The tickets are those of the ticket lock (J. M. Mellor-Crummey, M. L. Scott, Algorithms for
+    scalable synchronization on shared-memory multiprocessors, ACM TOCS 9(1), 1991), kept in a list so that each
+    waiting call can be told its place."""
+
+    def __init__(self, slots: int):
+        if slots < 1:
+            raise ValueError("a queue needs at least one slot")
+        self.slots = slots
+        self._cond = threading.Condition()
+        self._running = 0
+        self._waiting: collections.deque[int] = collections.deque()
+        self._tickets = itertools.count()
+
+    def status(self) -> dict[str, int]:
+        """``{"slots": ..., "running": ..., "waiting": ...}`` at this moment."""
+        with self._cond:
+            return {"slots": self.slots, "running": self._running, "waiting": len(self._waiting)}
+
+    def acquire(self, timeout: float, on_wait: Callable[[int, int], Any] | None = None) -> bool:
+        """Take a slot, waiting at most ``timeout`` seconds in the queue; False when the time ran out."""
+        with self._cond:
+            if self._running < self.slots and not self._waiting:
+                self._running += 1
+                return True
+            ticket = next(self._tickets)
+            self._waiting.append(ticket)
+        deadline = time.monotonic() + timeout
+        told, holding = None, False
+        try:
+            while True:
+                with self._cond:
+                    while True:
+                        position = self._waiting.index(ticket) + 1
+                        if position == 1 and self._running < self.slots:
+                            self._waiting.popleft()
+                            self._running += 1
+                            holding = True
+                            self._cond.notify_all()  # the others move up one place
+                            now = (0, len(self._waiting))
+                            break
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            self._waiting.remove(ticket)
+                            self._cond.notify_all()
+                            return False
+                        now = (position, len(self._waiting))
+                        if now != told and on_wait is not None:
+                            break  # tell the caller, outside the lock (on_wait may draw a page, or raise)
+                        self._cond.wait(left)
+                told = now
+                if on_wait is not None:
+                    on_wait(*now)
+                if holding:
+                    return True
+        except BaseException:
+            with self._cond:
+                if holding:
+                    self._running -= 1  # the slot was taken, then on_wait raised: give it back
+                elif ticket in self._waiting:
+                    self._waiting.remove(ticket)
+                self._cond.notify_all()
+            raise
+
+    def release(self) -> None:
+        with self._cond:
+            if self._running <= 0:
+                raise ValueError("release() without acquire()")
+            self._running -= 1
+            self._cond.notify_all()
+
+
+_queue = ReadQueue(MAX_CHILDREN)
+
+
+def queue_status() -> dict[str, int]:
+    """How many isolated calls run (at most :data:`MAX_CHILDREN`) and wait, server-wide, at this moment."""
+    return _queue.status()
+
 _spare_lock = threading.Lock()
 _spare: subprocess.Popen | None = None
 _keep_spare = False
@@ -87,11 +193,17 @@ def _take_worker() -> subprocess.Popen:
     global _spare
     with _spare_lock:
         worker, _spare = _spare, None
-    if _keep_spare:
-        threading.Thread(target=_refill, name="reader-spare", daemon=True).start()
     if worker is not None and worker.poll() is None:
         return worker
     return _start_worker()
+
+
+def _refill_later() -> None:
+    """Start the next spare worker once a call has ended, not when it starts: while one large file is read, the
+    server's processes are then the server and that reader, without a third interpreter (issue 31: the peak of one
+    upload); a call that arrives meanwhile starts its own worker, as without a spare."""
+    if _keep_spare:
+        threading.Thread(target=_refill, name="reader-spare", daemon=True).start()
 
 
 def warm_up() -> None:
@@ -112,6 +224,95 @@ def _vm_size() -> int:
         return 0
 
 
+class _FileArgument:
+    """A ``bytes`` argument that the worker reads from a temporary file instead of the pickled call."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self):
+        return (_FileArgument, (self.path,))
+
+
+def _to_file(value: Any, files: list[str]) -> Any:
+    """``value``, or a :class:`_FileArgument` when it is a large ``bytes``: written once to a private temporary
+    file (mode 0600), whose path goes in ``files`` for the caller to delete. If it cannot be written (a full or
+    read-only disk), the value is pickled into the call as before."""
+    if not isinstance(value, (bytes, bytearray)) or len(value) < FILE_ARGUMENT_BYTES:
+        return value
+    try:
+        fd, path = tempfile.mkstemp(prefix="compare-read-")
+    except OSError:
+        return value
+    files.append(path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(value)
+    except OSError:
+        return value
+    return _FileArgument(path)
+
+
+def _from_file(value: Any) -> Any:
+    # read_bytes allocates the file's size once (a pipe read to its end grows and joins chunks)
+    return Path(value.path).read_bytes() if isinstance(value, _FileArgument) else value
+
+
+_HEADER = struct.Struct("<Q")
+
+
+def _send(out, message: tuple) -> None:
+    """``message`` pickled with protocol 5, its contiguous buffers out of band: the number of buffers, the length of
+    each part (the pickle, then the buffers), then the parts, written from where they are (no joined copy)."""
+    buffers: list[pickle.PickleBuffer] = []
+
+    def out_of_band(buffer: pickle.PickleBuffer) -> bool:
+        try:
+            buffer.raw()
+        except BufferError:  # neither C- nor Fortran-contiguous: in band
+            return True
+        buffers.append(buffer)
+        return False
+
+    try:
+        main = pickle.dumps(message, protocol=5, buffer_callback=out_of_band)
+    except MemoryError:
+        buffers, main = [], pickle.dumps(("memory", ""))
+    except Exception as err:  # an unpicklable result
+        buffers, main = [], pickle.dumps(("error", f"{type(err).__name__}: {str(err)[:300]}"))
+    parts = [memoryview(main), *(b.raw() for b in buffers)]
+    out.write(_HEADER.pack(len(parts) - 1) + struct.pack(f"<{len(parts)}Q", *(p.nbytes for p in parts)))
+    for part in parts:
+        out.write(part)
+    out.flush()
+
+
+def _read_exactly(stream, size: int) -> bytearray:
+    buffer = bytearray(size)
+    view, got = memoryview(buffer), 0
+    while got < size:
+        n = stream.readinto(view[got:])
+        if not n:
+            raise EOFError("the worker's answer ended early")
+        got += n
+    return buffer
+
+
+def _receive(stream, limit: int) -> tuple[bytearray, list[bytearray]]:
+    """What :func:`_send` wrote: the pickle and its buffers, each read into its own ``bytearray`` (which the
+    unpickled arrays then use). Sizes beyond ``limit`` bytes in all are refused before anything is allocated."""
+    (count,) = _HEADER.unpack(_read_exactly(stream, _HEADER.size))
+    if count > 1_000_000:
+        raise ValueError("a malformed answer")
+    sizes = struct.unpack(f"<{count + 1}Q", _read_exactly(stream, 8 * (count + 1)))
+    if sum(sizes) > limit:
+        raise ValueError("an answer larger than the worker could hold")
+    parts = [_read_exactly(stream, size) for size in sizes]
+    return parts[0], parts[1:]
+
+
 def _serve() -> None:
     """The worker: import the readers, read one pickled call from stdin, apply the limits, answer on stdout."""
     global _IN_CHILD
@@ -125,6 +326,8 @@ def _serve() -> None:
         return
     func, args, kwargs, memory_mb, cpu_seconds = pickle.loads(data)
     del data
+    args = tuple(_from_file(a) for a in args)
+    kwargs = {k: _from_file(v) for k, v in kwargs.items()}
     try:
         import resource
 
@@ -146,15 +349,8 @@ def _serve() -> None:
         if isinstance(err, (KeyboardInterrupt, SystemExit)):
             raise
         message = ("error", f"{type(err).__name__}: {str(err)[:300]}")
-    out = sys.stdout.buffer
-    try:
-        payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    except MemoryError:
-        payload = pickle.dumps(("memory", ""))
-    except Exception as err:  # an unpicklable result
-        payload = pickle.dumps(("error", f"{type(err).__name__}: {str(err)[:300]}"))
-    out.write(payload)
-    out.flush()
+    del args, kwargs  # the input is not needed to send the answer
+    _send(sys.stdout.buffer, message)
 
 
 def _describe_death(code: int | None) -> str:
@@ -175,42 +371,74 @@ def _describe_death(code: int | None) -> str:
 
 def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = limits.READ_MEMORY_MB,
                  seconds: float = limits.READ_SECONDS, cpu_seconds: float | None = None, what: str = "read",
+                 wait_seconds: float | None = None, on_wait: Callable[[int, int], Any] | None = None,
                  **kwargs: Any) -> Any:
     """``func(*args, **kwargs)`` computed in a worker process with limits; see the module docstring.
 
     ``func`` must be a module-level function and its arguments and result picklable. ``display`` names
     the input in messages; ``memory_mb`` is the memory the worker may use beyond its size at start,
-    ``seconds`` the wall-clock time (waiting for a free slot included), ``cpu_seconds`` its CPU time
-    (default: ``seconds``). ``what`` is the verb of the messages ("read").
+    ``seconds`` the wall-clock time of the worker, ``cpu_seconds`` its CPU time (default: ``seconds``).
+    ``what`` is the verb of the messages ("read"). When :data:`MAX_CHILDREN` calls are running, the call waits
+    its turn at most ``wait_seconds`` (default: ``seconds``), calling ``on_wait(position, waiting)`` in this thread
+    as its place changes (:class:`ReadQueue`).
     """
     if _IN_CHILD:
         return func(*args, **kwargs)
-    deadline = time.monotonic() + seconds
-    job = pickle.dumps((func, args, kwargs, memory_mb, cpu_seconds or seconds), protocol=pickle.HIGHEST_PROTOCOL)
-    if not _slots.acquire(timeout=seconds):
+    wait_seconds = seconds if wait_seconds is None else wait_seconds
+    if not _queue.acquire(wait_seconds, on_wait):
         raise InputError(
-            f"File '{display}' was not {what}: {MAX_CHILDREN} other files are being {what} on this server and none "
-            f"finished within {seconds:g} s. Try again in a moment."
+            f"File '{display}' was not {what}: {MAX_CHILDREN} other files were being {what} on this server and its "
+            f"turn did not come within {wait_seconds:g} s. Try again in a moment."
         )
-    timed_out = False
+    deadline = time.monotonic() + seconds
+    timed_out, answer, code = False, {}, None
+    files: list[str] = []
     try:
+        job = pickle.dumps((func, tuple(_to_file(a, files) for a in args),
+                            {k: _to_file(v, files) for k, v in kwargs.items()}, memory_mb, cpu_seconds or seconds),
+                           protocol=pickle.HIGHEST_PROTOCOL)
         worker = _take_worker()
+        limit = max(memory_mb or 0, 256) * 2 ** 21  # twice the memory the worker may use
+
+        def receive() -> None:
+            try:
+                answer["parts"] = _receive(worker.stdout, limit)
+            except (OSError, EOFError, ValueError, struct.error, MemoryError):
+                pass  # a worker that died or wrote nonsense: told by its exit status below
+
         try:
-            out, _ = worker.communicate(job, timeout=max(deadline - time.monotonic(), 0.01))
-        except subprocess.TimeoutExpired:
+            worker.stdin.write(job)
+            worker.stdin.close()
+        except OSError:  # it died before reading the call
+            pass
+        del job
+        # The answer is read in a thread so that this one can stop waiting at the deadline (a read has no timeout).
+        reader = threading.Thread(target=receive, name="reader-answer", daemon=True)
+        reader.start()
+        reader.join(max(deadline - time.monotonic(), 0.01))
+        if reader.is_alive():
             timed_out = True
             worker.kill()
-            out, _ = worker.communicate()
-        code = worker.returncode
+            reader.join()
+        code = worker.wait()
+        worker.stdout.close()
     finally:
-        _slots.release()
-    limit_text = f"the limits are {memory_mb:,} MB of memory and {seconds:g} s"
+        _queue.release()
+        _refill_later()
+        for path in files:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
     message = None
-    if out and not timed_out:
+    if "parts" in answer and not timed_out:
+        main, buffers = answer.pop("parts")
         try:
-            message = pickle.loads(out)
-        except Exception:  # a truncated answer: the worker died while writing
+            message = pickle.loads(main, buffers=buffers)
+        except Exception:  # a truncated or damaged answer
             message = None
+        del main, buffers
+    limit_text = f"the limits are {memory_mb:,} MB of memory and {seconds:g} s"
     if message is None:
         if timed_out:
             raise InputError(

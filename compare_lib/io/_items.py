@@ -230,6 +230,24 @@ def _as_scores(values: pd.Series, lines: pd.Series, files, display: str, column:
 def read_items(source: Any, *, model_col: str | None = None, task_col: str | None = None, item_col: str | None = None,
                score_col: str | None = None, cluster_col: str | None = None, format: str = "auto",
                model: str | None = None, max_rows: int | None = None):
+    options = {"format": format, "model_col": model_col, "task_col": task_col, "item_col": item_col,
+               "score_col": score_col, "cluster_col": cluster_col, "model": model}
+    items = _read_items(source, max_rows=max_rows, **options)
+    if isinstance(source, (str, os.PathLike)) and not (isinstance(source, str) and "\n" in source):
+        # a file or folder on disk: recorded, so that a reproducing script reads it again (issue 30)
+        from .._provenance import Source, file_sha256
+
+        path = Path(source)
+        read = {k: v for k, v in options.items() if v is not None and not (k == "format" and v == "auto")}
+        sha = file_sha256(path.read_bytes()) if path.is_file() else None
+        record = Source(str(path.resolve()), read=read, kind="file", sha256=sha, loader="read_items")
+        object.__setattr__(items, "provenance", record)  # a new object, not yet shared
+    return items
+
+
+def _read_items(source: Any, *, model_col: str | None = None, task_col: str | None = None, item_col: str | None = None,
+               score_col: str | None = None, cluster_col: str | None = None, format: str = "auto",
+               model: str | None = None, max_rows: int | None = None):
     """Item-level results (one outcome per model, task and item) as :class:`compare_lib.Items`.
 
     Parameters
@@ -250,6 +268,8 @@ def read_items(source: Any, *, model_col: str | None = None, task_col: str | Non
         Refuse more item rows than this (the dashboard passes :data:`compare_lib.limits.APP_MAX_ITEM_ROWS`);
         never more than :data:`compare_lib.limits.MAX_ITEM_ROWS`.
 
+    Notes
+    -----
     What was recognised (columns, files, metric) is in :attr:`Items.notes`. Refused with an
     :class:`~compare_lib.InputError` naming the file and line: a score that is not a number, a truncated JSON
     line, duplicated items (model, task, item twice), missing model/task/item names.
@@ -397,3 +417,133 @@ def _from_lm_eval(files: list[Path], *, score_col, model, notes, Items, max_rows
                  f"item = doc_id, score = {score_col!r}" + (f" (of {', '.join(metrics)})" if len(metrics) > 1 else "") + ".")
     _check_duplicates(out, [str(f) for f in files])
     return Items(out, metric=key, notes=tuple(notes), source=str(files[0].parent))
+
+
+read_items.__doc__ = _read_items.__doc__
+
+
+# -- uploads (the dashboard) ---------------------------------------------------------------------------
+#: Column names that mark a long results file (one row per fold or run), not item-level results.
+_NOT_ITEM_COLUMNS = {"fold", "folds", "seed", "run", "repeat", "split"}
+
+
+def sniff_items(head: bytes | str, name: str) -> bool:
+    """Whether an upload (its first bytes and its name) looks like item-level results: a zip (of an
+    lm-evaluation-harness output folder), a ``samples_<task>_<date>.jsonl`` file, JSON lines, JSON or Parquet, or
+    a delimited table whose header names a model, a task, an item and a score column (and no fold/seed column).
+    Cheap: only the first line is looked at."""
+    lower = str(name).lower()
+    if lower.endswith((".zip", ".jsonl", ".ndjson", ".json", ".parquet", ".pq")):
+        return True
+    text = head.decode("utf-8", "replace") if isinstance(head, (bytes, bytearray)) else str(head)
+    text = text.lstrip("\ufeff")
+    if text.lstrip().startswith("{"):
+        return True
+    first = text.splitlines()[0] if text else ""
+    sep = "\t" if "\t" in first else ","
+    cols = {c.strip().strip('"').lower() for c in first.split(sep)}
+    items = set(ITEM_NAMES) - {"id"}  # a plain "id" column is too common to decide
+    return (bool(cols & set(MODEL_NAMES)) and bool(cols & set(TASK_NAMES)) and bool(cols & items)
+            and bool(cols & set(SCORE_NAMES)) and not cols & _NOT_ITEM_COLUMNS)
+
+
+def _unzip_samples(data: bytes, name: str, folder: Path) -> None:
+    """The lm-evaluation-harness samples files (and long tables) of a zip, written under ``folder`` as
+    ``<model>/<file>`` (the member's parent folder names the model). Sizes are checked in the zip's directory
+    before anything is extracted (a zip bomb is refused), and member names are never used as paths."""
+    import io
+    import zipfile
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise InputError(f"File '{name}' is not a readable zip archive.") from None
+    members = [m for m in archive.infolist() if not m.is_dir() and _LM_EVAL_LOOSE.match(Path(m.filename).name)]
+    if not members:
+        raise InputError(f"The zip '{name}' holds no lm-evaluation-harness samples files (samples_<task>_<date>.jsonl). "
+                         "Zip the output folder of lm-eval run with --log_samples.")
+    if len(members) > MAX_ITEM_FILES:
+        raise InputError(f"The zip '{name}' holds {len(members):,} samples files; at most {MAX_ITEM_FILES:,} are read.")
+    total = sum(m.file_size for m in members)
+    if total > MAX_INPUT_BYTES:
+        raise InputError(f"The zip '{name}' would unpack to {total:,} bytes; at most {MAX_INPUT_BYTES:,} are read.")
+    for i, m in enumerate(members):
+        parts = Path(m.filename.replace("\\", "/")).parts
+        model = parts[-2] if len(parts) >= 2 else "model"
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", model).strip(".") or "model"
+        target = folder / safe
+        target.mkdir(exist_ok=True)
+        with archive.open(m) as src:
+            content = src.read(m.file_size + 1)
+        if len(content) > m.file_size:
+            raise InputError(f"The zip '{name}': member {m.filename!r} is larger than its directory says.")
+        (target / Path(parts[-1]).name).write_bytes(content)
+
+
+def _first_metric(folder: Path):
+    """(the metric key the upload is read with, the metrics to choose from when there are several), from the
+    first line of each samples file; None when the files have one metric or lines per filter (then read_items
+    decides or says what to choose)."""
+    common = None
+    for path in _lm_eval_files(folder):
+        with path.open("rb") as f:
+            line = f.readline(1 << 20)
+        try:
+            first = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            return None  # read_items names the line at fault
+        if not isinstance(first, dict):
+            return None
+        keys = {k for k, v in first.items() if k not in _LM_EVAL_NOT_METRICS and isinstance(v, (int, float))}
+        common = keys if common is None else common & keys
+    if not common or len(common) == 1:
+        return None
+    ordered = sorted(common)
+    pick = next((k for k in ("acc", "exact_match") if k in common), ordered[0])
+    return pick, ordered
+
+
+def read_item_upload(data: bytes, name: str, *, max_rows: int | None = None, **options) -> Any:
+    """:func:`read_items` of an upload (the dashboard's, run in its isolated reader): ``data`` are the bytes of
+    a file called ``name``: a long table, every_eval_ever JSON, one lm-evaluation-harness samples file, or a zip
+    of an lm-eval output folder (``<model>/samples_<task>_<date>.jsonl``). Messages name the upload, not the
+    temporary folder the samples files are unpacked into."""
+    import dataclasses
+    import io
+    import tempfile
+
+    lower = str(name).lower()
+    if lower.endswith(".zip") or _LM_EVAL_LOOSE.match(Path(name).name):
+        with tempfile.TemporaryDirectory(prefix="items_") as tmp:
+            folder = Path(tmp)
+            if lower.endswith(".zip"):
+                _unzip_samples(bytes(data), name, folder)
+            else:
+                (folder / "model").mkdir()
+                (folder / "model" / Path(name).name).write_bytes(bytes(data))
+            chosen = _first_metric(folder) if options.get("score_col") is None else None
+            if chosen is not None:
+                options = {**options, "score_col": chosen[0]}
+            try:
+                try:
+                    items = read_items(folder, max_rows=max_rows, **options)
+                except InputError:
+                    if chosen is None:
+                        raise
+                    chosen = None  # e.g. lines per filter ("acc,strict-match"): the reader's own message says so
+                    items = read_items(folder, max_rows=max_rows, **{**options, "score_col": None})
+            except InputError as err:
+                raise InputError(str(err).replace(str(folder), name)) from None
+            notes = tuple(n.replace(str(folder), name) for n in items.notes)
+            if chosen is not None and chosen[1]:
+                notes += (f"The samples files have several metrics ({', '.join(chosen[1])}); {chosen[0]!r} is "
+                          "analysed (the first of acc, exact_match, then alphabetical order).",)
+            return dataclasses.replace(items, notes=notes, source=name, provenance=None)
+    stream = io.BytesIO(bytes(data))
+    stream.name = name
+    fmt = options.pop("format", "auto")
+    if fmt == "auto":
+        fmt = _format_of(name, "auto")
+        if fmt == "csv" and bytes(data[:1]) in (b"{", b"["):
+            fmt = "jsonl"
+    return read_items(stream, format=fmt, max_rows=max_rows, **options)

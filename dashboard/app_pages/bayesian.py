@@ -65,7 +65,8 @@ seed = int(d2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
 ss["bay_seed"] = seed
 st.caption(esc(reason))
 
-VIEWS = ["One pair", "All pairs", "Effect sizes", "Fold-level results", "Significance is not relevance"]
+VIEWS = ["One pair", "All pairs", "Effect sizes", "Fold-level results", "Hierarchical (fold level)", "Who is best?",
+         "Significance is not relevance"]
 view = st.segmented_control("Show", VIEWS, default=ss.get("bay_view", VIEWS[0]) if ss.get("bay_view") in VIEWS else VIEWS[0],
                             key="w_bay_view") or VIEWS[0]
 ss["bay_view"] = view
@@ -79,20 +80,9 @@ if view == "One pair":
         st.info(budget_note)
     res = ui.call(ui.bayesian_pair, token, table, a, b, test, float(rope), float(prior), used, seed) if used else None
     if res is not None:
-        m1, m2, m3 = st.columns(3)
-        m1.metric(f"P({esc(a)} better)", f"{res.p_x:.3f}", f"± {res.mc_se[0]:.3f} (Monte Carlo)", delta_color="off",
-                  delta_arrow="off", border=True)
-        m2.metric("P(practically equivalent)", f"{res.p_rope:.3f}", f"± {res.mc_se[1]:.3f}", delta_color="off",
-                  delta_arrow="off", border=True)
-        m3.metric(f"P({esc(b)} better)", f"{res.p_y:.3f}", f"± {res.mc_se[2]:.3f}", delta_color="off",
-                  delta_arrow="off", border=True)
-        best = max(((res.p_x, f"{a} is practically better than {b}"), (res.p_rope, f"{a} and {b} are practically equivalent"),
-                    (res.p_y, f"{b} is practically better than {a}")))
-        verdict = (f"**Decided:** {esc(best[1])} with posterior probability {best[0]:.3f} ≥ {decision:g}." if best[0] >= decision
-                   else f"**Undecided** at {decision:g}: the most probable reading ({esc(best[1])}) has probability "
-                        f"{best[0]:.3f}.")
-        st.markdown(verdict)
-        simplex = cl.plots.posterior_simplex(res, a, b)
+        ui.bayes_verdict(res, a, b, decision)
+        simplex = ui.cached_figure(("simplex", token, a, b, test, float(rope), float(prior), used, seed),
+                                   lambda: cl.plots.posterior_simplex(res, a, b))  # once for all sessions
         st.plotly_chart(simplex, width="stretch", key="bay_simplex", config=ui.CHART_CONFIG)
         ui.figure_downloads(simplex, "posterior_simplex", key="bay_simplex_dl")
         with st.expander("How to read the triangle"):
@@ -124,7 +114,8 @@ elif view == "All pairs":
                 f"{counts.get('equivalent', 0)} practically equivalent, {counts.get('undecided', 0)} undecided** "
                 f"(threshold {decision:g})."
             )
-            matrix = cl.plots.bayesian_matrix(frame, names)
+            matrix = ui.cached_figure(("bayes_matrix", token, test, float(rope), float(prior), used, seed, float(decision)),
+                                      lambda: cl.plots.bayesian_matrix(frame, names))
             st.plotly_chart(matrix, width="stretch", key="bay_matrix", config=ui.CHART_CONFIG)
             ui.figure_downloads(matrix, "bayesian_matrix", key="bay_matrix_dl")
             procedure = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
@@ -170,7 +161,8 @@ elif view == "Effect sizes":
                                          state.remembered("bay_forest_focus", names[0], lambda v: v in names)))
                 ss["bay_forest_focus"] = focus
                 shown = eff[(eff["a"] == focus) | (eff["b"] == focus)]
-            forest = cl.plots.effect_size_forest(shown, measure)
+            forest = ui.cached_figure(("forest", token, measure, None if shown is eff else focus),
+                                      lambda: cl.plots.effect_size_forest(shown, measure))
             st.plotly_chart(forest, width="stretch", key="bay_forest", config=ui.CHART_CONFIG)
             ui.figure_downloads(forest, "effect_size_forest", key="bay_forest_dl")
             st.dataframe(eff.round(4), width="stretch", hide_index=True, column_config=ui.plain_columns(eff))
@@ -241,6 +233,16 @@ elif view == "Fold-level results":
                 st.dataframe(frame, width="stretch", hide_index=True)
             ui.download_buttons(frame, "bayesian_fold_tests", caption="Bayesian correlated t-tests per data set and seed",
                                 key="bay_fold")
+
+elif view == "Hierarchical (fold level)":  # issue 29: Corani et al. (2017), dashboard/view_hierarchical.py
+    import view_hierarchical
+
+    view_hierarchical.render(table, seed, float(decision))
+
+elif view == "Who is best?":  # issue 29: the Bayesian ranking of all classifiers (dashboard/view_ranking.py)
+    import view_ranking
+
+    view_ranking.render(table, token, alpha, seed)
 
 else:
     st.markdown(

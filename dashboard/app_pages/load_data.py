@@ -22,7 +22,10 @@ st.markdown(
     "`metric`/`value` file, a scikit-learn `cross_validate` export, an Excel or OpenDocument sheet, a LaTeX or "
     "Markdown table from a paper (`86.4 ± 1.0` and bold cells keep the mean), or text copied from a PDF. "
     "Reading and choosing are separate: after reading, choose the metric, the direction, how folds are averaged "
-    "and what to do with missing cells."
+    "and what to do with missing cells. **Item-level results** (one outcome per model, task and question: a long "
+    "model/task/item/score table, lm-evaluation-harness `samples_<task>_<date>.jsonl` files or a zip of their folder, "
+    "every_eval_ever instance-level JSON) are recognised too: the table analysed is then each task's mean, and the "
+    "Per-task comparison page tests the models question by question."
 )
 
 LAYOUTS = {"Detect": "auto", "Wide (data sets × classifiers)": "wide", "Long (data set, classifier, metrics)": "long",
@@ -42,7 +45,8 @@ FORMATS = {"Detect": "auto", "CSV / TSV (delimited)": "csv", "LaTeX table": "lat
 SOURCES = ["Sample", "Upload a file", "Paste"]
 #: The rename boxes take this many characters at most (thousands of "old = new" lines).
 RENAME_MAX_CHARS = 200_000
-UPLOAD_TYPES = ["csv", "tsv", "txt", "tab", "xlsx", "xls", "ods", "tex", "md", "markdown"]
+UPLOAD_TYPES = ["csv", "tsv", "txt", "tab", "xlsx", "xls", "ods", "tex", "md", "markdown",
+                "jsonl", "ndjson", "json", "parquet", "zip"]  # the last five: item-level results (issue 30)
 ss = st.session_state
 
 
@@ -93,6 +97,9 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
 def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet,
           fmt: str = "auto") -> bool:
     """Read a file; load it at once when one metric leaves nothing to choose, else wait for the choice."""
+    ss.pop("pending_items", None)  # a question about items read before no longer applies
+    if layout == "auto" and fmt in ("auto", "csv") and state.looks_like_items(data, name):
+        return _read_items(data, name, kind, missing, higher)  # item-level results (issue 30)
     try:
         results = state.read_results(data, name, layout, sheet, fmt)
     except cl.InputError as err:
@@ -104,6 +111,46 @@ def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: 
         return _use(results, token, replace(origin, metric=results.metrics[0]), higher)
     ss["pending_read"] = {"token": token, "origin": origin, "higher": higher, "results": results}
     return False
+
+
+def _read_items(data: bytes, name: str, kind: str, missing: str, higher: bool | None) -> bool:
+    """Item-level results (issue 30): read in the isolated reader, their task table made the loaded table; a score
+    whose direction nothing states waits for the user's answer (pending_items)."""
+    try:
+        items = state.read_items_upload(data, name)
+    except cl.InputError as err:
+        _refused(err)
+        return False
+    origin = state.Origin(kind, name, "auto", missing, items.metric)
+    if higher is None:
+        try:
+            items.task_table(missing=missing)
+        except cl.InputError:
+            try:  # is it the direction that is unknown? then ask (issue 28), else say what is wrong
+                items.task_table(higher_is_better=True, missing=missing)
+            except cl.InputError as err:
+                _refused(err)
+                return False
+            ss["pending_items"] = {"items": items, "token": state.items_token(data, name), "origin": origin}
+            return False
+    return _use_items(items, state.items_token(data, name), origin, higher)
+
+
+def _use_items(items: cl.Items, token: str, origin: state.Origin, higher: bool | None) -> bool:
+    try:
+        table = items.task_table(higher_is_better=higher, missing=origin.missing)
+    except cl.InputError as err:
+        _refused(err)
+        return False
+    if higher is not None:
+        table = table.with_direction(higher, stated_by=state.STATED_BY_YOU)
+    _loaded(table, origin)
+    state.set_results(None, None)
+    state.set_items(items, token)
+    for key in ("pending_items", "pending_read"):
+        ss.pop(key, None)
+    ss["loaded_upload"] = ss.get("reading_upload") if origin.kind == "file" else None
+    return True
 
 
 @ui.guarded_callback  # Streamlit runs callbacks before the script, outside the page's guard
@@ -184,6 +231,17 @@ if loaded is not None:
             higher_now = table.higher_is_better if metric == origin.metric and table.direction_stated else None
             if _use(results, token, new_origin, higher_now, keep_selection=True):
                 st.rerun()
+if (item_level := state.loaded_items()) is not None:  # issue 30: say what the table was made from
+    # grouped once per loaded file (up to APP_MAX_ITEM_ROWS rows), not on every rerun
+    about, gaps = state.session_memo("_items_about_memo", item_level[1],
+                                     lambda: (item_level[0].describe(), item_level[0].missing()))
+    with st.container(border=True):
+        st.markdown("**" + esc(about) + "**")
+        if len(gaps):
+            st.caption("Items some models lack (each pair is compared on the items both have; the cells are means "
+                       "over the items each model has):")
+            st.dataframe(gaps.head(200), hide_index=True, width="stretch")
+        st.page_link("app_pages/items.py", label="Compare the models task by task, item by item →")
 ui.show_notes(table.notes)
 higher = DIRECTION[
     st.radio(
@@ -257,11 +315,15 @@ else:
                 f"most {state.MAX_CLASSIFIERS} classifiers (e.g. 20,000 data sets × 50 classifiers). For bigger tables "
                 "use compare_lib.read_results in a notebook."
             )
-            if uploaded is not None:
+            if uploaded is not None and not hasattr(uploaded, "getvalue"):  # read, then freed (state.free_upload)
+                st.caption(esc(state.FREED_UPLOAD))
+            elif uploaded is not None:
                 data = uploaded.getvalue()
                 sheet = None
                 # A workbook is one by its content or the chosen format, whatever its name says.
                 kind = fmt if fmt != "auto" else cl.io.sniff_format(data[:65536], uploaded.name)
+                if fmt == "auto" and uploaded.name.lower().endswith(".zip"):
+                    kind = "items"  # a zip of lm-evaluation-harness samples files, not a workbook (issue 30)
                 if kind in ("xlsx", "xls", "ods"):
                     try:
                         sheets = state.sheet_names(data, kind, uploaded.name)
@@ -280,7 +342,10 @@ else:
                 if ss.get("upload_token") != token and ready and not already:
                     ss["upload_token"] = token
                     ss["reading_upload"] = read_token
-                    if _read(data, uploaded.name, "file", layout, missing, new_higher, sheet, fmt):
+                    loaded_now = _read(data, uploaded.name, "file", layout, missing, new_higher, sheet, fmt)
+                    if not ss.get("load_error"):  # read (a refused file stays, to be read another way)
+                        state.free_upload(uploaded)  # its bytes leave the server's memory (issue 31)
+                    if loaded_now:
                         st.rerun()  # draw the page again with widgets keyed to the new table
         else:
             text = st.text_area(
@@ -334,6 +399,19 @@ if pending is not None:
             chosen = replace(pending["origin"], metric=metric, aggregate=aggregate)
             if _use(results, pending["token"], chosen, answer,  # clears the pending read
                     keep_selection=bool(pending.get("keep_selection"))):
+                st.rerun()
+
+pending_items = ss.get("pending_items")
+if pending_items is not None:  # item-level results whose score's direction nothing states (issues 28, 30)
+    with st.container(border=True):
+        st.markdown(f"**{esc(pending_items['origin'].label)}: which is better for "
+                    f"{esc(_metric_label(pending_items['origin'].metric))}?** Nothing is analysed until you answer.")
+        st.caption(esc(pending_items["items"].describe()))
+        ui.show_notes(pending_items["items"].notes, title="What the reader did")
+        choice = st.radio("Which is better?", list(DIRECTION), index=None, horizontal=True,
+                          key="w_pending_items_direction")
+        if st.button("Use these results", type="primary", key="w_pending_items_use", disabled=choice is None):
+            if _use_items(pending_items["items"], pending_items["token"], pending_items["origin"], DIRECTION[choice]):
                 st.rerun()
 
 if ss.get("load_error"):
@@ -443,12 +521,14 @@ if view == "Scores (rank)":
     st.caption("Each cell: score (rank on that data set; 1 = best, ties share the average rank), as in Demšar's Table 6."
                + (f" The first {PREVIEW_ROWS:,} data sets are shown; the average rank uses all of them."
                   if active.n_datasets > PREVIEW_ROWS else ""))
-    st.dataframe(cl.report.scores_with_ranks(active, max_rows=PREVIEW_ROWS), width="stretch")
+    st.dataframe(ui.scores_with_ranks(state.active_token(), active, PREVIEW_ROWS), width="stretch")
 elif view == "Ranks":
-    st.plotly_chart(cl.plots.rank_heatmap(active), width="stretch", key="ranks_heatmap_load", config=ui.CHART_CONFIG)
+    st.plotly_chart(ui.cached_figure(("rank_heatmap", state.active_token()), lambda: cl.plots.rank_heatmap(active)),
+                    width="stretch", key="ranks_heatmap_load", config=ui.CHART_CONFIG)
 elif view == "Wins / ties / losses":
     if active.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.win_tie_loss_figure(active), width="stretch", key="wtl_load", config=ui.CHART_CONFIG)
+        st.plotly_chart(ui.cached_figure(("wtl", state.active_token()), lambda: cl.plots.win_tie_loss_figure(active)),
+                        width="stretch", key="wtl_load", config=ui.CHART_CONFIG)
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers; this table has "
                 f"{active.n_classifiers}. Download it as a table:")

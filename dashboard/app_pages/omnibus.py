@@ -84,8 +84,12 @@ for note in fr.notes:
 for note in ff.notes + an.notes + (aligned.notes + quade.notes if more is not None else ()):
     st.info(note)
 
-summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact, aligned, quade)
-st.dataframe(cl.report.with_p_text(summary, ["p"]), width="stretch", hide_index=True)
+if more is not None:  # both tables made once per table and choice for all sessions
+    summary, shown = ui.omnibus_summary(state.active_token(), table, tie_correction, alpha)
+else:
+    summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact, aligned, quade)
+    shown = cl.report.with_p_text(summary, ["p"])
+st.dataframe(shown, width="stretch", hide_index=True)
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
 st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=True)
@@ -96,10 +100,13 @@ CHARTS = ["Mean ranks", "Ranks per data set"]
 chart = st.segmented_control("Chart", CHARTS, default=ss_chart if (ss_chart := st.session_state.get("om_chart")) in CHARTS
                              else CHARTS[0], key="w_om_chart") or CHARTS[0]
 st.session_state["om_chart"] = chart
+# Built once per table for all sessions (ui.cached_figure): a visit that changes nothing builds no figure.
 if chart == "Mean ranks":
-    st.plotly_chart(cl.plots.mean_ranks_figure(table.mean_ranks), width="stretch", key="mean_ranks_chart", config=ui.CHART_CONFIG)
+    st.plotly_chart(ui.cached_figure(("mean_ranks", state.active_token()), lambda: cl.plots.mean_ranks_figure(table.mean_ranks)),
+                    width="stretch", key="mean_ranks_chart", config=ui.CHART_CONFIG)
 else:
-    st.plotly_chart(cl.plots.rank_heatmap(table), width="stretch", key="rank_heatmap", config=ui.CHART_CONFIG)
+    st.plotly_chart(ui.cached_figure(("rank_heatmap", state.active_token()), lambda: cl.plots.rank_heatmap(table)),
+                    width="stretch", key="rank_heatmap", config=ui.CHART_CONFIG)
 
 with st.expander("What do these tests do?"):
     st.markdown(

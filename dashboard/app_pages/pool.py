@@ -103,7 +103,7 @@ with tab_explore:
         st.error("Keep at least 2 classifiers in the pool.")
     else:
         ss["pool_members"] = members
-        pool_table = table.subset(members)
+        pool_table = ui.pool_subset(token, table, tuple(members))  # once per pool for all sessions
         ver = ui.call(ui.pool_verdicts, token, table, tuple(members), alpha,
                       "nemenyi" if procedure == "nemenyi" else "bonferroni",
                       MEAN_RANKS if extra == "none" else extra)
@@ -169,8 +169,11 @@ with tab_explore:
             res = ui.call(ui.posthoc, pool_token, pool_table, MEAN_RANKS,
                           "holm" if procedure == "holm" else procedure, None, alpha)
             if res is not None:
-                ui.wide_chart(cl.plots.cd_diagram(res), "pool_cd",
-                              narrow=cl.plots.cd_diagram(res, orientation="vertical"))
+                # Built once per pool and choice for all sessions (ui.cached_figure).
+                cd_key = (pool_token, procedure, alpha)
+                ui.wide_chart(ui.cached_figure(("pool_cd", *cd_key), lambda: cl.plots.cd_diagram(res)), "pool_cd",
+                              narrow=ui.cached_figure(("pool_cd_vertical", *cd_key),
+                                                      lambda: cl.plots.cd_diagram(res, orientation="vertical")))
 
 # -- one pair ------------------------------------------------------------------------------------------
 with tab_pair:
@@ -202,8 +205,8 @@ with tab_pair:
             )
             current = ss.get("pool_members", names)
             if a in current and b in current:
-                flips = cl.smallest_flip(frame, current)
-                verdict = "significant" if frame[frame["pool"].map(set) == set(current)]["reject"].iloc[0] else "not significant"
+                flips, significant = ui.smallest_flip(token, frame, a, b, alpha, procedure, require_friedman, tuple(current))
+                verdict = "significant" if significant else "not significant"
                 if flips.empty:
                     st.success(f"No pool changes the verdict on {esc(a)} vs {esc(b)}: it is {verdict} in all of them.")
                 else:
@@ -242,12 +245,13 @@ with tab_matrix:
         if procedure == "holm":
             st.info("The matrix is counted exactly for Bonferroni and Nemenyi; showing Bonferroni.")
         heavy = _heavy(table)
-        key = ("pool_matrix_go", token, alpha, matrix_proc)
-        if heavy and not ss.get(key):
+        # One slot per session, holding the view the count was asked for (a key per view grew without bound).
+        key = (token, alpha, matrix_proc)
+        if heavy and ss.get("_pool_matrix_go") != key:
             st.info(f"Counting every pool of all {table.n_classifiers * (table.n_classifiers - 1) // 2:,} pairs of this "
                     f"{table.n_datasets:,} × {table.n_classifiers} table takes a while; it starts on request.")
             if st.button("Count the pools of every pair", key="w_pool_matrix_go"):
-                ss[key] = True
+                ss["_pool_matrix_go"] = key
                 st.rerun()
             matrix = None
         elif heavy:
@@ -255,7 +259,9 @@ with tab_matrix:
         else:
             matrix = ui.call(ui.pool_matrix, token, table, alpha, matrix_proc)
         if matrix is not None:
-            st.plotly_chart(cl.plots.sensitivity_heatmap(matrix), width="stretch", key="pool_matrix", config=ui.CHART_CONFIG)
+            st.plotly_chart(ui.cached_figure(("pool_matrix", token, alpha, matrix_proc),
+                                             lambda: cl.plots.sensitivity_heatmap(matrix)),
+                            width="stretch", key="pool_matrix", config=ui.CHART_CONFIG)
             dep = ui.call(ui.pool_dependence, token, table, alpha, matrix_proc)
             if dep is not None and len(dep):
                 st.markdown("**Pairs whose verdict depends on the pool** (significant pools / pools, by number of other "

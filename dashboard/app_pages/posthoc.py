@@ -180,9 +180,12 @@ if view == "CD diagram":
         st.info(f"A CD diagram of {table.n_classifiers} classifiers cannot be read; it is drawn for up to "
                 f"{ui.MAX_CD_K}. The adjusted p-values are in the next tab.")
     else:
-        fig = cl.plots.cd_diagram(result)
-        ui.wide_chart(fig, "cd_diagram", narrow=cl.plots.cd_diagram(result, orientation="vertical"),
-                      config=ui.CHART_CONFIG)
+        # Built once per view for all sessions (ui.cached_figure): everything the result depends on is in the key.
+        view_key = (token, test, procedure, control, alpha, effect)
+        fig = ui.cached_figure(("cd", *view_key), lambda: cl.plots.cd_diagram(result))
+        ui.wide_chart(fig, "cd_diagram", config=ui.CHART_CONFIG,
+                      narrow=ui.cached_figure(("cd_vertical", *view_key),
+                                              lambda: cl.plots.cd_diagram(result, orientation="vertical")))
         # What the diagram shows, from the library (issue 28: it names each pair not rejected that no bar joins).
         if family == "all-pairs":
             st.caption("Mean ranks with the best on the right (on a narrow screen, at the top). "
@@ -231,8 +234,9 @@ elif view == "How sure is the ranking?":
                 "letters": [(letters or {}).get(n, "") for n in shown.index],
             })
             if table.n_classifiers <= ui.MAX_CD_K:
-                st.plotly_chart(cl.plots.rank_sets_figure(sets), width="stretch", key="rank_sets_chart",
-                                config=ui.CHART_CONFIG)
+                st.plotly_chart(ui.cached_figure(("rank_sets", token, test, procedure, control, alpha, effect),
+                                                 lambda: cl.plots.rank_sets_figure(sets)),
+                                width="stretch", key="rank_sets_chart", config=ui.CHART_CONFIG)
             st.dataframe(display, hide_index=True, width="stretch", column_config={
                 "rank set": st.column_config.TextColumn(help="The ranks this classifier can hold (1 = best), "
                                                         "simultaneously for all classifiers."),
@@ -249,8 +253,8 @@ elif view == "How sure is the ranking?":
             if boot_on:
                 boot = ui.call(ui.bootstrap_ranks, token, table, alpha)
                 if boot is not None:
-                    st.plotly_chart(cl.plots.rank_sets_figure(boot), width="stretch", key="rank_boot_chart",
-                                    config=ui.CHART_CONFIG)
+                    st.plotly_chart(ui.cached_figure(("rank_boot", token, alpha), lambda: cl.plots.rank_sets_figure(boot)),
+                                    width="stretch", key="rank_boot_chart", config=ui.CHART_CONFIG)
                     st.caption(f"Intervals of each classifier's expected rank ({esc(boot.attrs['interval'])}) from "
                                f"{boot.attrs['n_boot']:,} resamplings of the data sets (seed {boot.attrs['seed']}). "
                                + esc(boot.attrs["guarantee"]))
@@ -285,7 +289,9 @@ elif view == "Adjusted p-values":
         if apvs.attrs.get("skipped"):
             st.caption(f"Bergmann-Hommel is left out with {table.n_classifiers} classifiers (too slow); see Shaffer.")
     if table.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.apv_heatmap(result), width="stretch", key="apv_heatmap", config=ui.CHART_CONFIG)
+        st.plotly_chart(ui.cached_figure(("apv_heatmap", token, test, procedure, control, alpha, effect),
+                                         lambda: cl.plots.apv_heatmap(result)),
+                        width="stretch", key="apv_heatmap", config=ui.CHART_CONFIG)
 
 elif view == "Where procedures disagree":
     ver = ui.call(ui.verdicts, token, table, alpha, control)
@@ -309,7 +315,8 @@ elif view == "Where procedures disagree":
 
 elif view == "Wins / ties / losses":
     if table.n_classifiers <= ui.MAX_MATRIX_K:
-        st.plotly_chart(cl.plots.win_tie_loss_figure(table), width="stretch", key="wtl_posthoc", config=ui.CHART_CONFIG)
+        st.plotly_chart(ui.cached_figure(("wtl", token), lambda: cl.plots.win_tie_loss_figure(table)), width="stretch",
+                        key="wtl_posthoc", config=ui.CHART_CONFIG)
     else:
         st.info(f"The wins/ties/losses matrix is drawn for up to {ui.MAX_MATRIX_K} classifiers.")
         ui.download_buttons(table.win_tie_loss_frame(), "wins_ties_losses", caption="Wins, ties and losses", key="wtl")
