@@ -37,13 +37,13 @@ def goto(at: AppTest, page: str) -> AppTest:
     return at
 
 
-def upload(at: AppTest, name: str, data: bytes, direction: str | None = "higher") -> AppTest:
+def upload(at: AppTest, name: str, data: bytes, direction: str | None = "higher", mime: str = "text/csv") -> AppTest:
     """Upload a file on the Load data page (the app stays there). A file whose metric's direction the catalogue
     does not know is a question (issue 28): ``direction`` ("higher" or "lower") answers it, None leaves it open."""
     goto(at, "load_data")
     by_label(at.radio, "Source").set_value("Upload a file")
     at.run()
-    at.file_uploader[0].set_value((name, data, "text/csv"))
+    at.file_uploader[0].set_value((name, data, mime))
     at.run()
     assert not at.exception, at.exception
     return answer_direction(at, direction)

@@ -18,7 +18,7 @@ from scipy import stats
 
 import compare_lib as cl
 
-from .apptest_helpers import by_label, charts, goto, new_app, open_page, texts
+from .apptest_helpers import by_label, charts, goto, new_app, open_page, texts, upload
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
 import links  # noqa: E402
@@ -32,13 +32,8 @@ SAMPLE_LABEL = "Item-level results, synthetic (4 models × 6 tasks × 60 questio
 
 
 def _upload(at, name: str, data: bytes):
-    goto(at, "load_data")
-    by_label(at.radio, "Source").set_value("Upload a file")
-    at.run()
-    at.file_uploader[0].set_value((name, data, "application/octet-stream"))
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    """Upload an item-level file; a direction question stays open (the tests answer or check it)."""
+    return upload(at, name, data, direction=None, mime="application/octet-stream")
 
 
 def _with_sample(page: str = "items", **query):
