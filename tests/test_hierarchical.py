@@ -178,3 +178,27 @@ def test_sensitivity_table_has_both_presets(small):
     assert list(table["prior"]) == ["paper", "baycomp"]
     assert table.loc[0, "alpha"] == "U(0.5, 5)" and table.loc[1, "beta"] == "U(0.01, 0.1)"
     assert np.allclose(table[["p_x", "p_rope", "p_y"]].sum(axis=1), 1.0)
+
+
+def test_the_script_holds_hostile_names_only_as_data():
+    """Names that try to leave their string (quotes, line breaks, a call) stay string constants in the reproducing
+    script: its only names are the script's own, and the CSV text reads back to the same rows."""
+    import ast
+    import io
+
+    evil = ['x"\n__import__("os").system("echo pwned")#', "a'''b", "c\\\u2028d", "=cmd|' /C calc'!A0"]
+    folds = pd.DataFrame({"dataset": [evil[0], evil[0], evil[3], evil[3]] * 2,
+                          "classifier": [evil[1]] * 4 + [evil[2]] * 4, "fold": [1, 2, 1, 2] * 2,
+                          "score": [0.8, 0.7, 0.6, 0.5, 0.7, 0.6, 0.5, 0.4]})
+    code = cl.hierarchical_script(folds, evil[1], evil[2], rope=0.01, seed=3)
+    tree = ast.parse(code)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert names <= {"io", "pd", "cl", "FOLDS", "folds", "pair", "res", "print", "str"}, names
+    calls = {ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    assert not any("system" in c or "__import__" in c or "eval" in c for c in calls), calls
+    scope: dict = {}
+    exec(compile("\n".join(line for line in code.splitlines() if not line.startswith(("res =", "print("))),
+                 "script.py", "exec"), scope)  # noqa: S102 - our own generated code, without the sampling
+    back = scope["folds"]
+    assert list(back["dataset"]) == list(folds["dataset"]) and list(back["classifier"]) == list(folds["classifier"])
+    assert scope["pair"] == (evil[1], evil[2])
