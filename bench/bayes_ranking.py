@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 import compare_lib as cl
-from compare_lib import _bayes_ranking as br
+from compare_lib.stats import _bayes_ranking as br
 from common import best_of, random_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the reference sampler lives with the tests

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bergmann_hommel.py [--repeat 3] [--kmax 15]
 
-Two exact methods (compare_lib._exhaustive.bergmann_hommel_raw): "enumerate" lists the Bell(k) set
+Two exact methods (compare_lib.multiple._exhaustive.bergmann_hommel_raw): "enumerate" lists the Bell(k) set
 partitions (cold = first call, which builds and caches them), "cliques" searches clique partitions of
 the threshold graphs without listing partitions. The p-values come from Wilcoxon tests on seeded
 random tables with a spread of differences (realistic ties and tiny p). For reference, scmamp's
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 import compare_lib as cl
-from compare_lib._exhaustive import MAX_ENUMERATED_K, bergmann_hommel_raw, partition_sizes, set_partitions
+from compare_lib.multiple._exhaustive import MAX_ENUMERATED_K, bergmann_hommel_raw, partition_sizes, set_partitions
 
 
 def pvalues(k: int, seed: int) -> np.ndarray:

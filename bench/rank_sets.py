@@ -20,9 +20,9 @@ import warnings
 
 import compare_lib as cl
 from common import best_of, random_table
-from compare_lib._letters import letter_matrix, letters
-from compare_lib._plan import datasets_for_power, plan
-from compare_lib._rank_sets import best_set, rank_sets
+from compare_lib.analyses._letters import letter_matrix, letters
+from compare_lib.analyses._plan import datasets_for_power, plan
+from compare_lib.analyses._rank_sets import best_set, rank_sets
 
 _seeds = itertools.count()
 

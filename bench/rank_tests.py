@@ -4,7 +4,7 @@ the aligned-ranks / Quade / Conover tests on large tables.
     .venv/bin/python bench/rank_tests.py
 
 The exact rank-sum distribution is one chain of direct convolutions shared by all pairs; its budget
-(compare_lib._rank_tests.EXACT_RANK_SUM_CELLS) decides where the normal approximation takes over. The
+(compare_lib.stats._rank_tests.EXACT_RANK_SUM_CELLS) decides where the normal approximation takes over. The
 table printed says, for each k, the largest N computed exactly and its time.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 import compare_lib as cl
-from compare_lib import _rank_tests as rt
+from compare_lib.stats import _rank_tests as rt
 
 
 def best_of(fn, repeat: int = 3) -> float:

@@ -11,7 +11,7 @@ Conventions: rank 1 = best, ties get average ranks, the direction of the scores 
     cl.friedman(t), cl.iman_davenport(t)
     cl.posthoc(t, test="wilcoxon", correction="holm")
 
-The implementation lives in private modules (``compare_lib._posthoc``, ...) behind this package's face,
+The implementation lives in private modules (``compare_lib.analyses._posthoc``, ...) behind this package's face,
 as in SciPy; the public modules are :mod:`compare_lib.plots`, :mod:`compare_lib.report`,
 :mod:`compare_lib.limits`, :mod:`compare_lib.io` and :mod:`compare_lib.errors`. The public names below are
 imported when first used, so ``import compare_lib`` stays light (scipy's statistics are loaded only by
@@ -22,63 +22,64 @@ from __future__ import annotations
 
 import importlib
 
-from .errors import ApproximationWarning, DataWarning, InputError  # noqa: F401  (light, and wanted at once)
+from compare_lib.errors import ApproximationWarning, DataWarning, InputError  # noqa: F401  (light, and wanted at once)
 
 __version__ = "0.1.0"
 
 #: Every public name, listed once: module -> the names it provides (imported on first use).
 _PUBLIC: dict[str, tuple[str, ...]] = {
     "errors": ("ApproximationWarning", "DataWarning", "InputError"),
-    "_table": ("MISSING_POLICIES", "ScoreTable", "as_table"),
+    "core._table": ("MISSING_POLICIES", "ScoreTable", "as_table"),
     "io": ("AGGREGATES", "FORMATS", "LAYOUTS", "Results", "direction_catalogue", "guess_direction", "load_scores",
            "read_results"),
-    "_result": ("Result", "TestResult", "RankTestResult", "FTestResult", "FrameResult", "PairwiseStatistics"),
-    "_adjust": ("DEFAULT_CORRECTION", "UNCORRECTED", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
+    "core._result": ("Result", "TestResult", "RankTestResult", "FTestResult", "FrameResult", "PairwiseStatistics"),
+    "multiple._adjust": ("DEFAULT_CORRECTION", "UNCORRECTED", "PROCEDURES", "Procedure", "Hypotheses", "adjust", "possible_true_counts", "procedures_for",
                 "register_procedure", "unregister_procedure", "rom_critical_values", "shaffer_t"),
-    "_pairwise_tests": ("DEFAULT_TEST", "RECOMMENDED_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),
-    "_posthoc": ("TESTS", "POOL_DEPENDENT_TESTS", "ApvResult", "PosthocResult", "VerdictsResult", "apv_table", "groups",
+    "stats._pairwise_tests": ("DEFAULT_TEST", "RECOMMENDED_TEST", "PAIRWISE_TESTS", "PairwiseTest", "register_pairwise_test", "unregister_pairwise_test"),
+    "analyses._posthoc": ("TESTS", "POOL_DEPENDENT_TESTS", "ApvResult", "PosthocResult", "VerdictsResult", "apv_table", "groups",
                  "as_posthoc_result", "not_different_groups", "posthoc", "verdict_methods", "verdicts"),
-    "_critical": ("bonferroni_dunn_q", "critical_difference", "dunnett_sf", "nemenyi_q", "rank_standard_error",
+    "stats._critical": ("bonferroni_dunn_q", "critical_difference", "dunnett_sf", "nemenyi_q", "rank_standard_error",
                   "studentized_range_sf", "studentized_range_sf_many"),
-    "_exhaustive": ("bell_number", "exhaustive_sets", "n_exhaustive_sets", "set_partitions"),
-    "_omnibus": ("dunnett", "friedman", "iman_davenport", "rm_anova", "tukey_hsd"),
-    "_rank_tests": ("aligned_ranks", "friedman_aligned_ranks", "quade", "quade_mean_ranks", "quade_weights",
+    "multiple._exhaustive": ("bell_number", "exhaustive_sets", "n_exhaustive_sets", "set_partitions"),
+    "stats._omnibus": ("dunnett", "friedman", "iman_davenport", "rm_anova", "tukey_hsd"),
+    "stats._rank_tests": ("aligned_ranks", "friedman_aligned_ranks", "quade", "quade_mean_ranks", "quade_weights",
                     "rank_sum_difference_distribution"),
-    "_pool": ("PoolVerdictsResult", "critical_rank_difference", "pool_counts", "pool_dependence",
+    "analyses._pool": ("PoolVerdictsResult", "critical_rank_difference", "pool_counts", "pool_dependence",
               "pool_power_simulation", "pool_sensitivity", "pool_sensitivity_matrix", "pool_verdicts", "smallest_flip"),
-    "_replicability": ("SELECTION_TESTS", "replicability", "replicability_counts", "replicability_e", "replicability_p",
-                       "selection_experiment", "selection_trend", "selection_trend_sentence"),
-    "_resampling": ("corrected_repeated_cv_ttest", "corrected_resampled_ttest", "cv_ttest", "dietterich_5x2cv_ttest",
+    "stats._replicability_measures": ("replicability", "replicability_counts", "replicability_e", "replicability_p"),
+    "analyses._replicability": ("SELECTION_TESTS", "selection_experiment", "selection_trend", "selection_trend_sentence"),
+    "stats._resampling": ("corrected_repeated_cv_ttest", "corrected_resampled_ttest", "cv_ttest", "dietterich_5x2cv_ttest",
                     "fold_groups", "fold_level_tests", "fold_replicability"),
-    "_experiments": ("BUILTIN_CLASSIFIERS", "BUILTIN_DATASETS", "make_classifier", "run_experiment"),
-    "_two_classifiers": ("paired_ttest", "sign_test", "sign_test_critical_wins", "wilcoxon"),
-    "_bayesian": ("bayesian_correlated_ttest", "bayesian_fold_tests", "bayesian_posthoc", "bayesian_sign_test",
+    "analyses._experiments": ("BUILTIN_CLASSIFIERS", "BUILTIN_DATASETS", "make_classifier", "run_experiment"),
+    "stats._two_classifiers": ("paired_ttest", "sign_test", "sign_test_critical_wins", "wilcoxon"),
+    "stats._bayesian": ("bayesian_correlated_ttest", "bayesian_fold_tests", "bayesian_posthoc", "bayesian_sign_test",
                   "bayesian_signed_rank", "relevance_demo", "rope_scale_warning", "signed_rank_max_samples", "suggest_rope"),
-    "_metrics": ("compare_metrics",),
-    "_skillings_mack": ("SkillingsMackResult", "skillings_mack"),
+    "analyses._metrics": ("compare_metrics",),
+    "stats._skillings_mack": ("SkillingsMackResult", "skillings_mack"),
     "_analysis": ("Analysis", "Source", "analyze"),
-    "_familywise": ("familywise_error",),
-    "_rank_sets": ("best_set", "rank_set_labels", "rank_sets", "rank_sets_from_posthoc", "winners_sentence", "worst_set"),
-    "_letters": ("letters",),
-    "_rename": ("parse_renames",),  # issue 28: "old = new" lines for ScoreTable.rename
-    "_cd_layout": ("unjoined_pairs",),  # issue 28: pairs not rejected that no CD bar joins
-    "_plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
-    "_effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
+    "analyses._familywise": ("familywise_error",),
+    "analyses._rank_sets": ("best_set", "rank_set_labels", "rank_sets", "rank_sets_from_posthoc", "winners_sentence", "worst_set"),
+    "analyses._letters": ("letters",),
+    "core._rename": ("parse_renames",),  # issue 28: "old = new" lines for ScoreTable.rename
+    "render._cd_layout": ("unjoined_pairs",),  # issue 28: pairs not rejected that no CD bar joins
+    "analyses._plan": ("PlanResult", "datasets_for_power", "detectable_difference", "plan", "plan_sentence"),
+    "stats._effect_sizes": ("effect_size_measures", "effect_size_table", "effect_sizes", "with_effect_sizes"),
     # issue 30: item-level results (per-question outcomes), paired tests per task, planning
-    "_items": ("ITEM_CORRECTIONS", "ITEM_TESTS", "Items", "item_comparison", "item_comparison_all", "item_plan",
+    "io._item_table": ("Items",),
+    "analyses._items": ("ITEM_CORRECTIONS", "ITEM_TESTS", "item_comparison", "item_comparison_all", "item_plan",
                "items_detectable", "items_needed"),
     "io._items": ("ITEM_FORMATS", "read_items"),
-    "_item_figures": ("item_forest_figure", "item_heatmap_figure"),  # issue 30: the per-task comparison's figures
+    "render._item_figures": ("item_forest_figure", "item_heatmap_figure"),  # issue 30: the per-task comparison's figures
     # issue 29: Bayesian Plackett-Luce ranking (Calvo et al. 2018; Caron & Doucet 2012's Gibbs sampler)
-    "_bayes_ranking": ("BayesianRankingResult", "bayesian_ranking"),
-    "_ranking_figures": ("p_best_figure", "p_before_figure", "rank_probability_figure"),  # issue 29: "Who is best?"
-    "_hierarchical": ("HierarchicalResult", "bayesian_hierarchical", "hierarchical_sensitivity",
+    "stats._bayes_ranking": ("BayesianRankingResult", "bayesian_ranking"),
+    "render._ranking_figures": ("p_best_figure", "p_before_figure", "rank_probability_figure"),  # issue 29: "Who is best?"
+    "stats._hierarchical": ("HierarchicalResult", "bayesian_hierarchical", "hierarchical_sensitivity",
                       "HIERARCHICAL_PRIORS", "hierarchical_available"),
-    "_scripts": ("hierarchical_script", "item_comparison_script"),  # reproducing scripts of two dashboard views
-    "_hierarchical_figures": ("hierarchical_forest_figure",),
+    "render._scripts": ("hierarchical_script", "item_comparison_script"),  # reproducing scripts of two dashboard views
+    "render._hierarchical_figures": ("hierarchical_forest_figure",),
 }
 #: Public names that are other names of the same object.
-_ALIASES = {"posthoc_labels": ("_posthoc", "TEST_LABELS")}
+_ALIASES = {"posthoc_labels": ("analyses._posthoc", "TEST_LABELS")}
 #: Public modules.
 _MODULES = ("plots", "report", "limits", "io", "errors")
 

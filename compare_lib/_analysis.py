@@ -24,20 +24,20 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from ._adjust import DEFAULT_CORRECTION
-from ._pairwise_tests import RECOMMENDED_TEST
-from ._result import Result
-from .errors import ApproximationWarning, InputError, arg
+from compare_lib.multiple._adjust import DEFAULT_CORRECTION
+from compare_lib.stats._pairwise_tests import RECOMMENDED_TEST
+from compare_lib.core._result import Result
+from compare_lib.errors import ApproximationWarning, InputError, arg
 
-# How the table was made (the reproducing script replays it): see compare_lib._provenance.
-from ._provenance import READ_OPTIONS, TABLE_OPTIONS, Source  # noqa: E402,F401  (public here: cl.Source)
+# How the table was made (the reproducing script replays it): see compare_lib.core._provenance.
+from compare_lib.core._provenance import READ_OPTIONS, TABLE_OPTIONS, Source  # noqa: E402,F401  (public here: cl.Source)
 
 
 def _versions() -> dict:
     import scipy
     import statsmodels
 
-    from . import __version__
+    from compare_lib import __version__
 
     return {"compare_lib": __version__, "python": platform.python_version(), "numpy": np.__version__,
             "pandas": pd.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__}
@@ -80,7 +80,7 @@ class Analysis(Result):
 
     @property
     def posthoc_result(self):
-        from ._posthoc import as_posthoc_result
+        from compare_lib.analyses._posthoc import as_posthoc_result
 
         return as_posthoc_result(self.posthoc)
 
@@ -90,7 +90,7 @@ class Analysis(Result):
         control: they need every pair)."""
         if self.control is not None:
             return None
-        from ._rank_sets import rank_sets_from_posthoc
+        from compare_lib.analyses._rank_sets import rank_sets_from_posthoc
 
         return rank_sets_from_posthoc(self.posthoc)
 
@@ -99,7 +99,7 @@ class Analysis(Result):
         """The compact letter display of the post-hoc decisions (empty versus a control)."""
         if self.control is not None:
             return {}
-        from ._letters import letters
+        from compare_lib.analyses._letters import letters
 
         return letters(self.posthoc)
 
@@ -112,7 +112,7 @@ class Analysis(Result):
 
     def paragraph(self) -> str:
         """The results paragraph for a paper (:func:`compare_lib.report.results_paragraph`)."""
-        from .report import bayesian_paragraph, results_paragraph
+        from compare_lib.render._report import bayesian_paragraph, results_paragraph
 
         text = results_paragraph(self.table, self.posthoc, self.omnibus.get("friedman"),
                                  self.omnibus.get("iman_davenport"), exact=self.omnibus.get("exact"),
@@ -123,7 +123,7 @@ class Analysis(Result):
 
     def summary(self) -> str:
         """The main numbers as plain text (what the reproducing script prints)."""
-        from ._document import summary_text
+        from compare_lib.render._document import summary_text
 
         return summary_text(self)
 
@@ -131,7 +131,7 @@ class Analysis(Result):
         """The numbers the analysis shows, at full precision, by name: each omnibus test's statistic and
         p-value, the mean ranks, each pair's statistic, p-value and adjusted p-value (and the Bayesian
         probabilities with a ROPE). The reproducing script prints them for comparison."""
-        from ._document import analysis_numbers
+        from compare_lib.render._document import analysis_numbers
 
         return analysis_numbers(self)
 
@@ -140,7 +140,7 @@ class Analysis(Result):
 
     # -- renderers -------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        from ._document import analysis_dict
+        from compare_lib.render._document import analysis_dict
 
         return analysis_dict(self)
 
@@ -149,13 +149,13 @@ class Analysis(Result):
         return json.dumps(_jsonable(self.to_dict()), indent=indent, ensure_ascii=False, allow_nan=False)
 
     def to_markdown(self, *, figures: bool = True) -> str:
-        from ._document import markdown_report
+        from compare_lib.render._document import markdown_report
 
         return markdown_report(self, figures=figures)
 
     def to_html(self, *, figures: bool = True, fragment: bool = False) -> str:
         """One self-contained HTML file (the CD diagram inline as SVG: no script, no network)."""
-        from ._document import html_report
+        from compare_lib.render._document import html_report
 
         return html_report(self, figures=figures, fragment=fragment)
 
@@ -165,7 +165,7 @@ class Analysis(Result):
         width, 345 pt; a column of a two-column article is 229.5); ``wide="table*"`` puts the post-hoc and scores
         tables across both columns of a two-column document (469 pt), ``wide="landscape"`` on a page turned
         sideways (pdflscape, 550 pt). The first comment lines name the packages the preamble needs."""
-        from ._document import latex_report
+        from compare_lib.render._document import latex_report
 
         return latex_report(self, wide=wide, width=width)
 
@@ -175,7 +175,7 @@ class Analysis(Result):
         warns when its SHA-256 changed) with the same options, metric, direction, missing-data policy,
         aggregation and selection; a table with no file on disk (pasted, uploaded, built in memory) travels in
         the script as analysed. It prints :meth:`numbers` for comparison."""
-        from ._document import python_script
+        from compare_lib.render._document import python_script
 
         return python_script(self)
 
@@ -184,7 +184,7 @@ class Analysis(Result):
         ``key``, ``authors``, ``year``, ``title``, ``venue`` (and volume, number, pages, ``text``: the reference
         written out, ``bibtex``). The one list every format shows: the JSON report's ``references``, the reference
         list of the HTML and Markdown reports, the LaTeX report's bibliography and :meth:`to_bibtex`."""
-        from ._document import report_references
+        from compare_lib.render._document import report_references
 
         return report_references(self)
 
@@ -249,13 +249,13 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
     progress : callable, optional
         Called with the fraction done (0 to 1) during the long steps.
     """
-    from ._table import as_table
-    from ._validation import check_alpha, check_seed
+    from compare_lib.core._table import as_table
+    from compare_lib.core._validation import check_alpha, check_seed
 
     seed = check_seed(seed)
 
     if isinstance(table, (str, Path)):
-        from .io import load_scores
+        from compare_lib.io import load_scores
 
         # A Path stays a path even when its name holds a line break; a str with one is the table's text.
         path = table if isinstance(table, Path) or "\n" not in table else None
@@ -271,8 +271,8 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
         raise InputError(f"{arg('control', control)} is not among the classifiers ({', '.join(t.classifiers)}); pick "
                          f"one of them, or leave out {arg('control', bare=True)} to compare all pairs.")
     report = progress or (lambda fraction: None)
-    from ._effect_sizes import with_effect_sizes
-    from ._posthoc import posthoc
+    from compare_lib.stats._effect_sizes import with_effect_sizes
+    from compare_lib.analyses._posthoc import posthoc
 
     omnibus = _omnibus(t)
     report(0.2)
@@ -281,7 +281,7 @@ def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correct
     report(0.4)
     bayes = None
     if rope is not None:
-        from ._bayesian import bayesian_posthoc, suggest_rope
+        from compare_lib.stats._bayesian import bayesian_posthoc, suggest_rope
 
         if isinstance(rope, str):
             if rope != "auto":
@@ -301,10 +301,10 @@ def _omnibus(t) -> dict:
     """The omnibus tests the dashboard shows: Skillings-Mack for a table with holes, else Friedman,
     Iman-Davenport, the exact permutation p where computable, and the repeated-measures ANOVA."""
     if t.has_missing:
-        from ._skillings_mack import skillings_mack
+        from compare_lib.stats._skillings_mack import skillings_mack
 
         return {"skillings_mack": skillings_mack(t)}
-    from ._omnibus import friedman, iman_davenport, rm_anova
+    from compare_lib.stats._omnibus import friedman, iman_davenport, rm_anova
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ApproximationWarning)  # kept in the results' notes

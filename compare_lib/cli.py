@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from .errors import ApproximationWarning, DataWarning, InputError, in_words
+from compare_lib.errors import ApproximationWarning, DataWarning, InputError, in_words
 
 #: Report formats by file suffix.
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".tex": "latex",
@@ -31,8 +31,8 @@ REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown
 def _registries() -> str:
     """The tests and procedures the library knows, from its registries (a test added with
     ``register_pairwise_test`` appears here with no other change)."""
-    from ._adjust import PROCEDURES
-    from ._pairwise_tests import PAIRWISE_TESTS, RECOMMENDED_TEST
+    from compare_lib.multiple._adjust import PROCEDURES
+    from compare_lib.stats._pairwise_tests import PAIRWISE_TESTS, RECOMMENDED_TEST
 
     tests = "\n".join(f"  {name:<22} {spec.label}" + (" (recommended)" if name == RECOMMENDED_TEST else "")
                       + (" [depends on the pool]" if spec.pool_dependent else "")
@@ -73,8 +73,8 @@ def _data_options(f):
 
 
 def _test_options(f):
-    from ._adjust import DEFAULT_CORRECTION
-    from ._pairwise_tests import RECOMMENDED_TEST
+    from compare_lib.multiple._adjust import DEFAULT_CORRECTION
+    from compare_lib.stats._pairwise_tests import RECOMMENDED_TEST
 
     options = [
         click.option("--test", default=RECOMMENDED_TEST, show_default=True, help="The pairwise test (listed in --help)."),
@@ -133,8 +133,8 @@ def _check_output(output: Path | None, force: bool, results: Path | None = None)
 
 def _load(results: Path, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers):
     """The table and its Source, with the notes on stderr."""
-    from ._analysis import Source
-    from .io import read_results
+    from compare_lib._analysis import Source
+    from compare_lib.io import read_results
 
     _check_input(results)
     read = {"format": input_format, "sheet": sheet, "layout": layout}
@@ -150,7 +150,7 @@ def _load(results: Path, metric, higher_is_better, missing, aggregate, input_for
             table = table.subset(classifiers=keep)
     for note in dict.fromkeys(in_words(n, "cli") for n in [*table.notes, *(w.message for w in caught)]):
         click.echo(f"note: {note}", err=True)
-    from ._table import direction_sentence
+    from compare_lib.core._table import direction_sentence
 
     click.echo(f"direction: {direction_sentence(table, 'cli')}", err=True)  # stated, or guessed and why
     # read_results recorded the file (its absolute path and SHA-256) and the table the choices: the script replays them
@@ -238,7 +238,7 @@ def main():
 def report(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
            test, correction, control, alpha, rope, seed, output, force, to, wide, text_width):
     """The whole analysis as one report: data, methods, results, a paragraph, BibTeX and the code."""
-    from ._analysis import analyze
+    from compare_lib._analysis import analyze
 
     _check_output(output, force, results)
 
@@ -287,10 +287,10 @@ def report(results, metric, higher_is_better, missing, aggregate, input_format, 
 def posthoc(results, metric, higher_is_better, missing, aggregate, input_format, sheet, layout, classifiers,
             test, correction, control, alpha, fmt, effect, output, force, wide, text_width):
     """The post-hoc table of one test and procedure (all pairs, or versus --control)."""
-    from ._analysis import _jsonable
-    from ._posthoc import posthoc as run_posthoc
-    from .report import to_csv
-    from ._markdown_text import frame_to_markdown
+    from compare_lib._analysis import _jsonable
+    from compare_lib.analyses._posthoc import posthoc as run_posthoc
+    from compare_lib.core._format import to_csv
+    from compare_lib.core._format import frame_to_markdown
 
     _check_output(output, force, results)
 
@@ -298,17 +298,17 @@ def posthoc(results, metric, higher_is_better, missing, aggregate, input_format,
     result = run_posthoc(table, test=test, correction=correction, control=control, alpha=alpha, as_result=True)
     frame = result.to_frame()
     if effect:
-        from ._effect_sizes import with_effect_sizes
+        from compare_lib.stats._effect_sizes import with_effect_sizes
 
         frame = with_effect_sizes(frame, table, effect)
     if fmt == "json":
         payload = {**result.provenance(), "notes": list(result.notes), "rows": frame.to_dict(orient="records")}
         text = json.dumps(_jsonable(payload), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     elif fmt == "latex":
-        from ._adjust import PROCEDURES
-        from ._document import latex_text
-        from ._pairwise_tests import lookup_test
-        from ._paper_tables import posthoc_latex
+        from compare_lib.multiple._adjust import PROCEDURES
+        from compare_lib.render._document import latex_text
+        from compare_lib.stats._pairwise_tests import lookup_test
+        from compare_lib.render._paper_tables import posthoc_latex
 
         caption = (f"{lookup_test(result.test).label} with {PROCEDURES[result.correction].label}'s procedure, "
                    f"α = {alpha:g} ({table.metric or 'score'}, {'higher' if table.higher_is_better else 'lower'} is better).")
@@ -333,7 +333,7 @@ def ranks(results, metric, higher_is_better, missing, aggregate, input_format, s
           digits, output, force, wide, text_width):
     """The scores with each data set's ranks in brackets, the best in bold, and the average ranks (Demšar 2006,
     Table 6)."""
-    from ._paper_tables import scores_table
+    from compare_lib.render._paper_tables import scores_table
 
     _check_output(output, force, results)
 

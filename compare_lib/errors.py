@@ -20,7 +20,7 @@ import re
 import secrets
 import shlex
 from ast import literal_eval
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 INTERFACES = ("python", "cli", "app")
 _UNSET = object()
@@ -39,16 +39,25 @@ class Option(NamedTuple):
     labels: Any = None               # value -> what the control shows for it (a dict, or a function giving one)
 
 
-def _test_labels() -> dict:
-    from ._pairwise_tests import PAIRWISE_TESTS
+#: Labels of the options whose values live in a registry (the pairwise statistics, the procedures): the registry
+#: module gives them when it is imported (this module sits below the registries and may not import them). An
+#: option's value is checked against its registry before any message names it, so the labels are there by then.
+_REGISTRY_LABELS: dict[str, Callable[[], dict]] = {}
 
-    return {name: spec.choice for name, spec in PAIRWISE_TESTS.items()}
+
+def register_option_labels(option: str, labels: Callable[[], dict]) -> None:
+    """Where the dashboard's labels of a registry-backed option come from (called by the registry modules)."""
+    _REGISTRY_LABELS[option] = labels
+
+
+def _test_labels() -> dict:
+    source = _REGISTRY_LABELS.get("test")
+    return source() if source is not None else {}
 
 
 def _procedure_labels() -> dict:
-    from ._adjust import PROCEDURES
-
-    return {name: proc.label for name, proc in PROCEDURES.items()}
+    source = _REGISTRY_LABELS.get("correction")
+    return source() if source is not None else {}
 
 
 _FORMATS = {"auto": "Detect", "csv": "CSV / TSV (delimited)", "latex": "LaTeX table", "markdown": "Markdown table",

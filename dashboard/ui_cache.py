@@ -169,7 +169,7 @@ def pool_dependence(token: str, _table: cl.ScoreTable, alpha_: float, procedure:
     return cl.pool_dependence(_table, alpha_, correction=procedure)
 
 
-#: Work budgets of the Bayesian page, about a second each (units as in compare_lib._bayesian): the
+#: Work budgets of the Bayesian page, about a second each (units as in compare_lib.stats._bayesian): the
 #: signed-rank test of one pair (samples x data sets), of all pairs (samples x data sets x pairs), and
 #: the sign test of all pairs (samples x pairs).
 BAYES_PAIR_WORK = cl.limits.APP_BAYES_PAIR_WORK

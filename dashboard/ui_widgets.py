@@ -136,8 +136,8 @@ def warm_up() -> None:
     _warmed = True
 
     def load() -> None:
-        for name in ("compare_lib._omnibus", "compare_lib._posthoc", "compare_lib._pool", "compare_lib._replicability",
-                     "compare_lib._resampling", "compare_lib.plots", "plotly.subplots"):
+        for name in ("compare_lib.stats._omnibus", "compare_lib.analyses._posthoc", "compare_lib.analyses._pool", "compare_lib.analyses._replicability",
+                     "compare_lib.stats._resampling", "compare_lib.plots", "plotly.subplots"):
             importlib.import_module(name)
         cl.io._isolate.warm_up()  # the process that forks the readers of uploaded files
 

@@ -34,7 +34,7 @@ APP_RANKING_WORK = 2_000_000_000
 
 def work_units(table: cl.ScoreTable, model: str, samples: int) -> int:
     """An upper bound of the sampler's work for ``table`` (what the library bounds with MAX_RANKING_WORK)."""
-    from compare_lib import _bayes_ranking as br
+    from compare_lib.stats import _bayes_ranking as br
 
     k, n = table.n_classifiers, table.n_datasets
     iterations = (WARMUP + -(-samples // CHAINS)) * CHAINS

@@ -37,7 +37,7 @@ napoleon_use_rtype = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 # The public names are attributes of the package (resolved lazily by compare_lib.__getattr__), so the pages name
-# them compare_lib.posthoc, not compare_lib._posthoc.posthoc.
+# them compare_lib.posthoc, not compare_lib.analyses._posthoc.posthoc.
 add_module_names = True
 myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3

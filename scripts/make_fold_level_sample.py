@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compare_lib._experiments import run_experiment
+from compare_lib.analyses._experiments import run_experiment
 
 OUT = Path(__file__).resolve().parents[1] / "sample_data" / "fold_level_example.csv"
 

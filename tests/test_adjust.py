@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import compare_lib as cl
-from compare_lib._adjust import PROCEDURES, procedures_for
+from compare_lib.multiple._adjust import PROCEDURES, procedures_for
 
 
 def _holm(p):

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import compare_lib as cl
-from compare_lib._paper_tables import journal_p
+from compare_lib.render._paper_tables import journal_p
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMSAR = ROOT / "sample_data" / "demsar2006_table6_auc_untied.csv"

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib import _bayes_ranking as br
+from compare_lib.stats import _bayes_ranking as br
 
 Z = 4.5
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import compare_lib as cl
-from compare_lib._bayesian import _dp_weights, _signed_rank_theta
+from compare_lib.stats._bayesian import _dp_weights, _signed_rank_theta
 
 from .conftest import ROOT
 
@@ -259,7 +259,7 @@ def test_bayesian_fold_tests_without_a_ratio_for_random_splits():
 
 
 def test_work_limits_are_stated(monkeypatch):
-    bayesian = importlib.import_module("compare_lib._bayesian")
+    bayesian = importlib.import_module("compare_lib.stats._bayesian")
     assert cl.signed_rank_max_samples(20_000) == 100_000
     assert cl.signed_rank_max_samples(100, n_pairs=190, work=1_000_000_000) == 52_631
     monkeypatch.setattr(bayesian, "MAX_SIGNED_RANK_WORK", 1_000_000)

@@ -13,6 +13,7 @@ import pytest
 import compare_lib as cl
 from compare_lib.limits import MAX_NAME_CHARS
 from compare_lib.plots import cd_diagram, cd_layout
+from compare_lib.render import _style
 
 #: Twelve classifiers with long names: spaces, separators, one long word with none, a name needing escapes.
 LONG_NAMES = [
@@ -147,8 +148,8 @@ def test_vertical_diagram_geometry(cases, case):
     for a in names:
         rank = re.search(r"<span style='font-size:(\d+)px'>(\([0-9.]+\))</span>", a.text)
         lines = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in a.text.replace(rank.group(0), "").split("<br>")]
-        widths = [cl.plots._text_px(x.strip(), 13) for x in lines]
-        widths[-1] += (6 if lines[-1].strip() else 0) + cl.plots._text_px(rank.group(2), int(rank.group(1)))
+        widths = [_style._text_px(x.strip(), 13) for x in lines]
+        widths[-1] += (6 if lines[-1].strip() else 0) + _style._text_px(rank.group(2), int(rank.group(1)))
         assert a.x + max(widths) <= x_hi + 1
 
 
@@ -178,7 +179,7 @@ def test_names_beyond_the_limit_are_shortened_as_in_the_horizontal_diagram():
 
 
 def test_wrapping_breaks_at_word_boundaries_first():
-    wrap, px = cl.plots._wrap, cl.plots._text_px
+    wrap, px = _style._wrap, _style._text_px
     assert wrap("Random Forest (500 trees, balanced)", 150, 13) == ["Random Forest (500", "trees, balanced)"]
     assert wrap("short", 150, 13) == ["short"]
     # A word wider than a line: between camelCase humps and after separators, inside a part only when needed.

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import compare_lib as cl
-from compare_lib._cd_static import _axis_span, cd_svg, cd_tikz
+from compare_lib.render._cd_static import _axis_span, cd_svg, cd_tikz
 from compare_lib.limits import MAX_CD_K, MAX_NAME_CHARS
 from compare_lib.plots import DIFFERENT_COLOR, cd_diagram, cd_layout
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import compare_lib as cl
-from compare_lib._adjust import FAMILYWISE_PROCEDURES, UNCORRECTED, procedures_for
+from compare_lib.multiple._adjust import FAMILYWISE_PROCEDURES, UNCORRECTED, procedures_for
 from compare_lib.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

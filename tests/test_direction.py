@@ -298,7 +298,7 @@ def test_a_guess_travels_with_the_table_and_a_choice_replaces_it():
     assert flipped.direction_stated and flipped.direction_text == "higher is better (stated)"
     assert cl.as_table(t, False).direction_stated  # given again: stated
     assert "guessed from the metric's name" in _analyses(t).to_latex()  # a LaTeX comment says so
-    from compare_lib._table import direction_sentence
+    from compare_lib.core._table import direction_sentence
 
     assert direction_sentence(t, "cli").endswith("pass --higher-is-better")
 

@@ -21,7 +21,7 @@ import compare_lib as cl
 from .strategies import score_tables
 
 # The package's attribute effect_sizes is the function; the module is reached by its full name.
-es = importlib.import_module("compare_lib._effect_sizes")
+es = importlib.import_module("compare_lib.stats._effect_sizes")
 
 
 def _table(a, b, higher_is_better=True):

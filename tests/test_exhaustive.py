@@ -61,7 +61,7 @@ def test_enumeration_limit_message():
 
 # -- Bergmann-Hommel: the clique search equals the enumeration -------------------------------------
 
-from compare_lib._exhaustive import MAX_BERGMANN_HOMMEL_K, bergmann_hommel_raw  # noqa: E402
+from compare_lib.multiple._exhaustive import MAX_BERGMANN_HOMMEL_K, bergmann_hommel_raw  # noqa: E402
 
 
 def _pvalues(rng, k: int) -> np.ndarray:

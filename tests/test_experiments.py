@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import compare_lib as cl
-from compare_lib._experiments import make_classifier, parse_scheme
+from compare_lib.analyses._experiments import make_classifier, parse_scheme
 
 
 def test_small_experiment_is_paired_and_seeded():

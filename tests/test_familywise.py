@@ -14,11 +14,11 @@ import pytest
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib._adjust import FAMILYWISE_PROCEDURES, UNCORRECTED
-from compare_lib._familywise import (
+from compare_lib.multiple._adjust import FAMILYWISE_PROCEDURES, UNCORRECTED
+from compare_lib.analyses._familywise import (
     MAX_FAMILYWISE_ADJUSTMENTS, MAX_FAMILYWISE_K, MAX_FAMILYWISE_REPS, MAX_FAMILYWISE_WORK, familywise_error,
 )
-from compare_lib._pairwise_tests import RECOMMENDED_TEST
+from compare_lib.stats._pairwise_tests import RECOMMENDED_TEST
 from compare_lib.limits import MAX_BERGMANN_HOMMEL_K
 
 ALPHA = 0.05

@@ -22,6 +22,7 @@ import pytest
 
 import compare_lib as cl
 from compare_lib import plots
+from compare_lib.render import _style
 
 from .conftest import SAMPLES
 
@@ -111,7 +112,7 @@ def every(figures):
 def _figure_functions() -> set[str]:
     """The public functions of cl.plots that return a plotly figure (the walk below must call every one)."""
     return {name for name, fn in inspect.getmembers(plots, inspect.isfunction)
-            if fn.__module__ == plots.__name__ and not name.startswith("_")
+            if fn.__module__.startswith("compare_lib.render.") and not name.startswith("_")
             and str(inspect.signature(fn).return_annotation).endswith("Figure")}
 
 
@@ -224,7 +225,7 @@ def test_the_charts_that_had_no_axis_titles_now_have_them(figures):
 
 
 def test_bare_string_titles_are_turned_into_dicts():
-    fig = plots._figure([dict(type="heatmap", z=[[1, 2]], colorbar=dict(title="p"))],
+    fig = _style._figure([dict(type="heatmap", z=[[1, 2]], colorbar=dict(title="p"))],
                         dict(title="t", xaxis=dict(title="x"), yaxis=dict(title="y"), legend=dict(title="l")))
     spec = fig.to_plotly_json()
     assert spec["layout"]["xaxis"]["title"]["text"] == "x" and spec["layout"]["legend"]["title"]["text"] == "l"
@@ -277,7 +278,7 @@ def test_titles_sit_below_the_toolbar(every):
         assert layout["margin"]["t"] >= plots.MODEBAR_PX + len(lines) * title["font"]["size"] * 1.3, (label, layout["margin"])
         # Wrapped to fit a phone (plotly does not wrap a title: a long one ran off the screen).
         for line in lines:
-            assert plots._text_px(html.unescape(line), title["font"]["size"]) * 1.1 <= plots.PHONE_PX - 24, (label, line)
+            assert _style._text_px(html.unescape(line), title["font"]["size"]) * 1.1 <= plots.PHONE_PX - 24, (label, line)
 
 
 def test_a_taller_top_margin_keeps_the_plot_height(demsar):
@@ -328,11 +329,11 @@ def test_heatmaps_show_every_name(k):
         assert plots.MIN_LABEL_PX <= size <= plots.FONT_PX
         row_labels = y_axis.get("ticktext") or x_axis["ticktext"]
         left = max(len(html.unescape(t)) for t in row_labels) * 0.7 * y_axis["tickfont"]["size"]
-        assert size * 1.25 <= (plots.PHONE_PX - left - plots._SIDE_PX) / k + 1e-9, (label, size, left)
+        assert size * 1.25 <= (plots.PHONE_PX - left - _style._SIDE_PX) / k + 1e-9, (label, size, left)
         # The colour bar lies across the top (not beside the plot, where the columns need the width).
         bar = trace["colorbar"]
         assert bar["orientation"] == "h" and bar["yref"] == "container" and bar["yanchor"] == "top", label
-        assert (1 - bar["y"]) * spec["layout"]["height"] >= spec["layout"]["margin"]["t"] - plots._HBAR_PX, label
+        assert (1 - bar["y"]) * spec["layout"]["height"] >= spec["layout"]["margin"]["t"] - _style._HBAR_PX, label
         if k == 12:
             assert size == plots.FONT_PX, label  # twelve names still at full size
         if label != "rank_heatmap":  # rows of classifiers: every name there too
@@ -351,11 +352,11 @@ def test_names_and_data_sets_of_a_rank_heatmap(demsar):
 
 
 def test_phone_label_sizes_shrink_only_when_needed():
-    assert plots._phone_labels(4) == (20, 14)
-    assert plots._phone_labels(12)[1] == 14
-    chars, size = plots._phone_labels(20)
+    assert _style._phone_labels(4) == (20, 14)
+    assert _style._phone_labels(12)[1] == 14
+    chars, size = _style._phone_labels(20)
     assert chars == 10 and plots.MIN_LABEL_PX <= size < 14
-    assert plots._phone_labels(80)[1] == plots.MIN_LABEL_PX
+    assert _style._phone_labels(80)[1] == plots.MIN_LABEL_PX
 
 
 # -- the teaching texts follow the numbers on screen ----------------------------------------------------------

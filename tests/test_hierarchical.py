@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib import _hierarchical as H
+from compare_lib.stats import _hierarchical as H
 from compare_lib.errors import InputError
 
 from .hierarchical_gibbs import gibbs

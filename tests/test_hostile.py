@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import compare_lib as cl
+from compare_lib.render._paper_tables import latex_escape
 
 from .apptest_helpers import answer_direction, by_label, goto, new_app, open_page, raw_texts, texts
 
@@ -244,7 +245,7 @@ LATEX_NAMES = ["a\\b", "x_{1}", "50% & more", "$cash$", "#1", "~tilde^", "<less|
 
 
 def test_latex_escaping_of_every_special_character():
-    assert cl.report._latex_escape("a\\b") == r"a\textbackslash{}b"
+    assert latex_escape("a\\b") == r"a\textbackslash{}b"
     frame = pd.DataFrame({"name": LATEX_NAMES, "p": np.linspace(1e-12, 0.5, len(LATEX_NAMES))})
     tex = cl.report.to_latex(frame, caption="Names & {specials}")
     assert r"\textbackslash\{\}" not in tex and "line break" in tex

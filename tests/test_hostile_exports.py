@@ -35,7 +35,7 @@ import pytest
 from click.testing import CliRunner
 
 import compare_lib as cl
-from compare_lib._paper_tables import ENGINE_NOTE_MARK, engine_note, pdflatex_unsupported
+from compare_lib.render._paper_tables import ENGINE_NOTE_MARK, engine_note, latex_escape, pdflatex_unsupported
 from compare_lib.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -276,7 +276,7 @@ def test_script_made_by_the_cli_from_a_hostile_file(tmp_path):
 
 def test_script_refuses_a_value_that_has_no_literal():
     """A value whose repr() is not a literal (an object, NaN) is refused rather than written as code."""
-    from compare_lib._document import _literal
+    from compare_lib.render._document import _literal
 
     assert _literal("a\u2028b\r\x00") == "'a\\u2028b\\r\\x00'"
     assert _literal(np.float64(0.5)) == "0.5" and _literal(np.str_("x")) == "'x'" and _literal(np.int64(3)) == "3"
@@ -359,11 +359,11 @@ def test_latex_cells_starting_with_a_bracket_or_star_are_shielded():
     for row in _body_rows(post):
         if re.match(r"\s*[\[*]", row.split(" & ")[0].removeprefix("{}")):
             assert row.startswith("{}"), row
-    assert cl.report._latex_escape("*x") == "{}*x" and cl.report._latex_escape(" [x") == "{} [x"
-    assert cl.report._latex_escape("x[2pt]") == "x[2pt]"  # only at the start
+    assert latex_escape("*x") == "{}*x" and latex_escape(" [x") == "{} [x"
+    assert latex_escape("x[2pt]") == "x[2pt]"  # only at the start
     report = cl.analyze(t).to_latex()
     assert "\n[" not in report and "\n*" not in report and "\n [" not in report
-    from compare_lib._cd_static import cd_tikz
+    from compare_lib.render._cd_static import cd_tikz
 
     tikz = cd_tikz(cl.posthoc(t, as_result=True))
     assert "{}[2pt] x" in tikz and "{}*star" in tikz
@@ -372,7 +372,7 @@ def test_latex_cells_starting_with_a_bracket_or_star_are_shielded():
 def test_latex_with_bracket_and_star_names_compiles_and_keeps_them(tmp_path):
     """pdflatex typesets every name whole; without the "{}" the same table loses them (the check can fail)."""
     _latex_or_skip()
-    from compare_lib._cd_static import cd_tikz
+    from compare_lib.render._cd_static import cd_tikz
 
     t = _option_table()
     a = cl.analyze(t, test="mean-ranks", correction="nemenyi")
@@ -414,7 +414,7 @@ def _named_table(names, seed=6) -> cl.ScoreTable:
 
 
 def _all_latex(t: cl.ScoreTable) -> dict[str, str]:
-    from compare_lib._cd_static import cd_tikz
+    from compare_lib.render._cd_static import cd_tikz
 
     return {"scores": cl.report.scores_table(t), "posthoc": cl.report.to_latex(cl.posthoc(t, "wilcoxon", "holm")),
             "report": cl.analyze(t).to_latex(), "tikz": cd_tikz(cl.posthoc(t, as_result=True))}

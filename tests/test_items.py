@@ -384,7 +384,7 @@ def test_cluster_needs_a_cluster_column_and_the_t_test():
 
 
 def test_resampling_work_is_limited(monkeypatch):
-    import compare_lib._items as analysis
+    import compare_lib.analyses._items as analysis
 
     items = _items(np.random.default_rng(14), n_items=100, models=("a", "b", "c"))
     monkeypatch.setattr(analysis, "MAX_ITEM_RESAMPLE_WORK", 1_000_000)

@@ -1,4 +1,4 @@
-"""Compact letter display (compare_lib._letters, Piepho 2004 insert-and-absorb).
+"""Compact letter display (compare_lib.analyses._letters, Piepho 2004 insert-and-absorb).
 
 What is asserted:
 
@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import compare_lib as cl
-from compare_lib._letters import MAX_LETTERS, letters
-from compare_lib._posthoc import PosthocResult
+from compare_lib.analyses._letters import MAX_LETTERS, letters
+from compare_lib.analyses._posthoc import PosthocResult
 
 from .strategies import score_tables
 

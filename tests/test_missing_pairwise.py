@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib._skillings_mack import skillings_mack_statistic
+from compare_lib.stats._skillings_mack import skillings_mack_statistic
 
 ALL_PAIRS_CORRECTIONS = ["bonferroni", "holm", "hochberg", "hommel", "holland", "finner", "shaffer",
                          "bergmann-hommel", "bergmann-hommel-closed"]

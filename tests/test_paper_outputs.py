@@ -309,8 +309,8 @@ def test_the_latex_report_compiles_with_natbib_and_without(tmp_path, tables):
 
 
 def test_citations_of_unknown_works_stay_text():
-    from compare_lib._document import latex_text
-    from compare_lib._references import latex_cites
+    from compare_lib.render._document import latex_text
+    from compare_lib.render._references import latex_cites
 
     text = "as Foo (2001) and (Bar, 1999; Holm, 1979) show (higher is better) (Demšar, 2006, §3.2.1)"
     out = latex_cites(text, latex_text)

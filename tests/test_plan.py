@@ -1,4 +1,4 @@
-"""Planning by simulation (compare_lib._plan): power, data sets needed, smallest detectable difference.
+"""Planning by simulation (compare_lib.analyses._plan): power, data sets needed, smallest detectable difference.
 
 What is asserted:
 
@@ -26,7 +26,7 @@ import pytest
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib._plan import (
+from compare_lib.analyses._plan import (
     MAX_PLAN_REPS, PlanResult, _decide, _design, _simulate, datasets_for_power, detectable_difference, plan,
 )
 

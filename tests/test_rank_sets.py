@@ -1,4 +1,4 @@
-"""Rank confidence sets (compare_lib._rank_sets): the simultaneous sets of Mogstad, Romano, Shaikh & Wilhelm
+"""Rank confidence sets (compare_lib.analyses._rank_sets): the simultaneous sets of Mogstad, Romano, Shaikh & Wilhelm
 (2024) projected from the post-hoc decisions, the marginal bootstrap of the mean ranks, the best / worst sets
 and the winners' sentence.
 
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib._rank_sets import (
+from compare_lib.analyses._rank_sets import (
     MAX_BOOTSTRAP, best_set, rank_sets, winners_sentence, worst_set,
 )
 

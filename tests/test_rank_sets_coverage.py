@@ -26,7 +26,7 @@ docstring promises). The simultaneous sets are computed for many tables at once 
 exactly ``rank_sets``'s sets. The bootstrap intervals are those of ``rank_sets(method="bootstrap")`` (its
 interval function on each simulated table's ranks).
 
-What is asserted, each with a fixed seed, against the ``MEASURED_*`` constants of compare_lib._rank_sets that
+What is asserted, each with a fixed seed, against the ``MEASURED_*`` constants of compare_lib.analyses._rank_sets that
 the docstring and the ``guarantee`` texts quote:
 
 * Wilcoxon or sign tests with Holm or Shaffer: coverage >= 0.95 - 3 MC SE in every scenario and N, and not
@@ -52,9 +52,9 @@ import pytest
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib import _rank_sets as rs
-from compare_lib._pairwise_tests import lookup_test
-from compare_lib._plan import _decide
+from compare_lib.analyses import _rank_sets as rs
+from compare_lib.stats._pairwise_tests import lookup_test
+from compare_lib.analyses._plan import _decide
 from compare_lib.ranks import average_ranks
 
 

@@ -19,7 +19,7 @@ import pytest
 from scipy import stats
 
 import compare_lib as cl
-from compare_lib import _rank_tests as rt
+from compare_lib.stats import _rank_tests as rt
 from compare_lib.data import as_table
 
 from .conftest import SAMPLES

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 import compare_lib as cl
-from compare_lib import _adjust, _pairwise_tests
+from compare_lib.multiple import _adjust
+from compare_lib.stats import _pairwise_tests
 
 from .apptest_helpers import by_label, open_page
 

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import compare_lib as cl
-from compare_lib._two_classifiers import paired_t_rows, sign_test_rows, wilcoxon_rows
+from compare_lib.stats._two_classifiers import paired_t_rows, sign_test_rows, wilcoxon_rows
 import importlib
 
 # The module shares its name with the function cl.replicability, so fetch the module itself.
-rp = importlib.import_module("compare_lib._replicability")
+rp = importlib.import_module("compare_lib.analyses._replicability")
 
 from .conftest import SAMPLES
 
@@ -92,7 +92,7 @@ def test_vectorized_two_classifier_cores_are_the_library_functions():
 def test_vectorized_adjustments_match_the_library():
     rng = np.random.default_rng(1)
     p = rng.uniform(0, 0.2, (150, 6)) ** 2
-    from compare_lib._adjust import hochberg_rows, holm_rows, hommel_rows
+    from compare_lib.multiple._adjust import hochberg_rows, holm_rows, hommel_rows
 
     for name, fn in (("holm", holm_rows), ("hochberg", hochberg_rows), ("hommel", hommel_rows)):
         assert np.allclose(fn(p), [cl.adjust(row, name) for row in p], atol=1e-15)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import compare_lib as cl
-from compare_lib._experiments import MAX_EXPERIMENT_SEED
-from compare_lib._validation import check_seed
+from compare_lib.analyses._experiments import MAX_EXPERIMENT_SEED
+from compare_lib.core._validation import check_seed
 
 MAX_SEED = cl.limits.MAX_SEED
 

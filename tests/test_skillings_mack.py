@@ -1,4 +1,4 @@
-"""Tests of :mod:`compare_lib._skillings_mack` (Skillings & Mack 1981, Technometrics 23(2):171-177).
+"""Tests of :mod:`compare_lib.stats._skillings_mack` (Skillings & Mack 1981, Technometrics 23(2):171-177).
 
 Where the expected numbers come from is said in each test. The paper itself and Hollander, Wolfe &
 Chicken (3rd ed.) were not available in readable form: the published statistics of their worked
@@ -18,7 +18,7 @@ import pytest
 from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
-from compare_lib._skillings_mack import SkillingsMackResult, skillings_mack_statistic
+from compare_lib.stats._skillings_mack import SkillingsMackResult, skillings_mack_statistic
 from compare_lib.errors import InputError
 
 nan = np.nan

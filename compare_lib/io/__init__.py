@@ -3,13 +3,15 @@
 :func:`read_results` reads a file as it is (CSV/TSV, LaTeX, Markdown, text copied from a PDF, a
 spreadsheet) and says what it holds: a :class:`Results` with its metrics, data sets, classifiers, folds
 and notes. Choosing comes next: :meth:`Results.table` builds the
-:class:`~compare_lib._table.ScoreTable` of one metric, aggregated over folds/seeds/runs.
+:class:`~compare_lib.core._table.ScoreTable` of one metric, aggregated over folds/seeds/runs.
 :func:`load_scores` does both at once (the shortcut scripts have always used).
 
 Reading is two steps, one for all formats: a *reader* turns the bytes into a
 :class:`~compare_lib.io._raw.RawTable` (header, cells, line numbers), and the *layout* step
 (:mod:`compare_lib.io._layout`) decides what the columns mean. A new format is one reader plus one line
 in :data:`_READERS`.
+
+Layer 2: imports ``core`` and the base modules (``errors``, ``limits``) only; the statistics import it.
 """
 
 from __future__ import annotations
@@ -19,19 +21,19 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
-from .._table import ScoreTable
-from .._validation import check_choice
-from ..errors import InputError, arg, marked
-from ._csv import check_sep
-from ._direction import direction_catalogue, guess_direction
-from ._detect import sniff_format as _detect_format
-from ._isolate import run_isolated
-from ._layout import LAYOUTS, build_results, guess_layout, numeric_columns
-from ._raw import RawTable
-from ._results import AGGREGATES, Results
-from ._source import check_size, decode_text, read_source
-from .._provenance import read_record
-from ._items import ITEM_FORMATS, read_items  # issue 30: item-level results
+from compare_lib.core._table import ScoreTable
+from compare_lib.core._validation import check_choice
+from compare_lib.errors import InputError, arg, marked
+from compare_lib.io._csv import check_sep
+from compare_lib.io._direction import direction_catalogue, guess_direction
+from compare_lib.io._detect import sniff_format as _detect_format
+from compare_lib.io._isolate import run_isolated
+from compare_lib.io._layout import LAYOUTS, build_results, guess_layout, numeric_columns
+from compare_lib.io._raw import RawTable
+from compare_lib.io._results import AGGREGATES, Results
+from compare_lib.io._source import check_size, decode_text, read_source
+from compare_lib.core._provenance import read_record
+from compare_lib.io._items import ITEM_FORMATS, read_items  # issue 30: item-level results
 
 __all__ = ["AGGREGATES", "FORMATS", "ITEM_FORMATS", "LAYOUTS", "RawTable", "Results", "direction_catalogue",
            "guess_direction", "load_scores", "read_items", "read_results", "run_isolated", "sheet_names", "sniff_format"]
@@ -268,7 +270,7 @@ def load_scores(
 def sheet_names(data: bytes, kind: str, display: str = "the workbook", *, max_sheet_cells: int | None = None) -> list[str]:
     """The sheets of a workbook (``kind``: "xlsx", "xls" or "ods"), for a sheet picker; a file that is not a
     readable workbook raises :class:`~compare_lib.errors.InputError`."""
-    from ._excel import sheet_names as names
+    from compare_lib.io._excel import sheet_names as names
 
     return names(data, kind, display, max_sheet_cells=max_sheet_cells)
 

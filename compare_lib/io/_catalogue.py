@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from importlib import resources
 
-from ..limits import MAX_NAME_LENGTH
+from compare_lib.limits import MAX_NAME_LENGTH
 
 CATALOGUE_FILE = "metric_directions.csv"
 COLUMNS = ("pattern", "role", "higher_is_better", "meaning", "field", "source")

@@ -17,10 +17,10 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .._table_validation import _MISSING_TOKENS
-from ..errors import InputError, arg
-from ..limits import MAX_TABLE_COLUMNS
-from ._raw import RawTable
+from compare_lib.core._table_validation import _MISSING_TOKENS
+from compare_lib.errors import InputError, arg
+from compare_lib.limits import MAX_TABLE_COLUMNS
+from compare_lib.io._raw import RawTable
 
 _NA_VALUES = sorted({v for t in _MISSING_TOKENS for v in (t, t.upper(), t.capitalize())} | {"NaN", "N/A"})
 

@@ -25,7 +25,7 @@ import io
 import re
 import zipfile
 
-from ..limits import MAX_SNIFF_LINE
+from compare_lib.limits import MAX_SNIFF_LINE
 
 __all__ = ["sniff_format", "FORMATS"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from ._catalogue import catalogue, guess, span
+from compare_lib.io._catalogue import catalogue, guess, span
 
 #: Words that mark a column of a long file as holding a metric (layout detection only: the direction
 #: comes from the catalogue).

@@ -53,8 +53,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import limits
-from ..errors import InputError, marked
+from compare_lib import limits
+from compare_lib.errors import InputError, marked
 
 __all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up", "ReadQueue", "queue_status"]
 

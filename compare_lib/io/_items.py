@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, listing
-from ..errors import InputError, arg
-from ..limits import MAX_INPUT_BYTES, MAX_ITEM_FILES, MAX_ITEM_ROWS
-from ._source import decode_text, read_source
+from compare_lib.core._validation import check_choice, listing
+from compare_lib.errors import InputError, arg
+from compare_lib.limits import MAX_INPUT_BYTES, MAX_ITEM_FILES, MAX_ITEM_ROWS
+from compare_lib.io._source import decode_text, read_source
 
 ITEM_FORMATS = ("auto", "csv", "tsv", "jsonl", "json", "parquet", "lm-eval", "every-eval-ever")
 
@@ -235,7 +235,7 @@ def read_items(source: Any, *, model_col: str | None = None, task_col: str | Non
     items = _read_items(source, max_rows=max_rows, **options)
     if isinstance(source, (str, os.PathLike)) and not (isinstance(source, str) and "\n" in source):
         # a file or folder on disk: recorded, so that a reproducing script reads it again (issue 30)
-        from .._provenance import Source, file_sha256
+        from compare_lib.core._provenance import Source, file_sha256
 
         path = Path(source)
         read = {k: v for k, v in options.items() if v is not None and not (k == "format" and v == "auto")}
@@ -274,7 +274,7 @@ def _read_items(source: Any, *, model_col: str | None = None, task_col: str | No
     :class:`~compare_lib.InputError` naming the file and line: a score that is not a number, a truncated JSON
     line, duplicated items (model, task, item twice), missing model/task/item names.
     """
-    from .._items import Items
+    from compare_lib.io._item_table import Items
 
     fmt = check_choice(format, ITEM_FORMATS, "format")
     if max_rows is not None and (isinstance(max_rows, bool) or not isinstance(max_rows, (int, np.integer)) or max_rows < 1):

@@ -21,16 +21,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._table import ScoreTable
-from .._table_validation import _MISSING_TOKENS
-from .._validation import MAX_LISTED
-from ..errors import InputError
-from ..limits import MAX_TABLE_COLUMNS
-from ._direction import LAYOUT_METRIC_WORDS, metric_from_file_name, metric_from_text, words
-from ._numbers import is_number_column, not_numbers_message, parse_columns, texts
-from ._raw import RawTable
-from ._results import Results, _Metric, _Wide
-from ._source import check_size
+from compare_lib.core._table import ScoreTable
+from compare_lib.core._table_validation import _MISSING_TOKENS
+from compare_lib.core._validation import MAX_LISTED
+from compare_lib.errors import InputError
+from compare_lib.limits import MAX_TABLE_COLUMNS
+from compare_lib.io._direction import LAYOUT_METRIC_WORDS, metric_from_file_name, metric_from_text, words
+from compare_lib.io._numbers import is_number_column, not_numbers_message, parse_columns, texts
+from compare_lib.io._raw import RawTable
+from compare_lib.io._results import Results, _Metric, _Wide
+from compare_lib.io._source import check_size
 
 #: Layouts a file may be read with ("auto": detected).
 LAYOUTS = ("auto", "wide", "long", "tidy", "sklearn")
@@ -185,7 +185,7 @@ def build_results(
 
 def _summary_mask(names: pd.Series) -> np.ndarray | None:
     try:
-        from ._cells import summary_row_mask
+        from compare_lib.io._cells import summary_row_mask
     except ImportError:  # the cell-cleaning module is optional
         return None
     mask = np.asarray(summary_row_mask(names), dtype=bool)

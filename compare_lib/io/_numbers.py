@@ -11,9 +11,9 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from .._table_validation import _MISSING_TOKENS, _count_listing
-from .._validation import MAX_LISTED
-from ..errors import InputError
+from compare_lib.core._table_validation import _MISSING_TOKENS, _count_listing
+from compare_lib.core._validation import MAX_LISTED
+from compare_lib.errors import InputError
 
 _DOT_DECIMAL = re.compile(r"^[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?%?$")
 _COMMA_DECIMAL = re.compile(r"^[+-]?(\d+,\d*|,\d+)([eE][+-]?\d+)?%?$")
@@ -48,7 +48,7 @@ def texts(values: pd.Series) -> pd.Series:
 
 def _cleaner() -> Callable | None:
     try:
-        from ._cells import clean_score_cells
+        from compare_lib.io._cells import clean_score_cells
     except ImportError:  # the cell-cleaning module is optional
         return None
     return clean_score_cells

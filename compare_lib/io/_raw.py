@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from compare_lib.errors import InputError
 
 #: Tables copied from papers and pages (LaTeX, Markdown, PDF text) are read up to this many lines.
 MAX_TEXT_TABLE_LINES = 200_000

@@ -2,7 +2,7 @@
 
 A results file may hold several metrics, folds, seeds or repeated runs. :class:`Results` keeps them as
 they are and says what it found (:attr:`Results.metrics`, :attr:`Results.columns`, :attr:`Results.notes`);
-:meth:`Results.table` then builds the :class:`~compare_lib._table.ScoreTable` of one metric, aggregated
+:meth:`Results.table` then builds the :class:`~compare_lib.core._table.ScoreTable` of one metric, aggregated
 over the runs of each data set and classifier, with the direction given, or else looked up in the direction
 catalogue by the metric's name (recorded as a guess, with its reason) and refused when the catalogue does not
 know it.
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._table import MISSING_POLICIES, ScoreTable
-from .._table_validation import RowLabels, _count_listing
-from .._validation import MAX_LISTED, check_choice
-from ..errors import InputError, arg
-from ._direction import infer_direction
+from compare_lib.core._table import MISSING_POLICIES, ScoreTable
+from compare_lib.core._table_validation import RowLabels, _count_listing
+from compare_lib.core._validation import MAX_LISTED, check_choice
+from compare_lib.errors import InputError, arg
+from compare_lib.io._direction import infer_direction
 
 #: Significant digits an averaged cell keeps: runs whose true means are equal (0.81, 0.80, 0.82 and three
 #: times 0.81) then get equal cells, instead of ranks decided by floating-point noise (0.8099999999999999).
@@ -64,7 +64,7 @@ def _recorded(method):
         out = method(self, *args, **kwargs)
         record = getattr(self, "_provenance", None)
         if record is not None and isinstance(out, ScoreTable):
-            from .._provenance import with_table
+            from compare_lib.core._provenance import with_table
 
             bound = signature.bind(self, *args, **kwargs)
             bound.apply_defaults()

@@ -11,8 +11,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..limits import MAX_INPUT_BYTES
+from compare_lib.errors import InputError
+from compare_lib.limits import MAX_INPUT_BYTES
 
 
 def _too_large(display: str, size: int) -> InputError:

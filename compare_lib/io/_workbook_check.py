@@ -51,8 +51,8 @@ from posixpath import basename
 
 import numpy as np
 
-from .. import limits
-from ..errors import InputError
+from compare_lib import limits
+from compare_lib.errors import InputError
 
 __all__ = ["check_workbook", "check_ole2", "MAX_EXPANDED_CHARACTERS"]
 
