@@ -60,7 +60,7 @@ class Analysis(Result):
     correction: str = DEFAULT_CORRECTION
     control: str | None = None
     rope: float | None = None
-    seed: int = 0
+    seed: int | None = 0
     effect_measure: str = "hodges_lehmann"
     omnibus: dict = dataclasses.field(default_factory=dict, repr=False)
     posthoc: pd.DataFrame | None = dataclasses.field(default=None, repr=False)
@@ -221,7 +221,7 @@ def _jsonable(value):
 
 
 def analyze(table, *, alpha: float = 0.05, test: str = RECOMMENDED_TEST, correction: str = DEFAULT_CORRECTION,
-            control: str | None = None, rope: float | str | None = None, seed: int = 0,
+            control: str | None = None, rope: float | str | None = None, seed: int | None = 0,
             effect_measure: str = "hodges_lehmann", higher_is_better: bool | None = None,
             source: Source | dict | None = None, bayesian_samples: int = 50_000,
             progress: Callable[[float], None] | None = None) -> Analysis:

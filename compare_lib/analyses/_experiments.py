@@ -215,7 +215,7 @@ def run_experiment(
 
     classifiers = list(classifiers)
     datasets = list(datasets)
-    schemes = [parse_scheme(s) for s in schemes]
+    plan = [parse_scheme(s) for s in schemes]
     # never materialize range(10**9); a split's random_state is seed * 1000 + run (run < MAX_RUNS <= 1000), which
     # scikit-learn needs at most MAX_SEED: the seeds are bounded so that every run of every seed fits.
     seeds = [check_seed(s, "seeds", hi=MAX_EXPERIMENT_SEED, allow_none=False)
@@ -224,7 +224,7 @@ def run_experiment(
         raise InputError(f"More than {MAX_SEEDS} seeds: at most {MAX_SEEDS} repetitions of the experiment are run.")
     if len(classifiers) > MAX_CLASSIFIERS:
         raise InputError(f"{len(classifiers)} classifiers: at most {MAX_CLASSIFIERS} are trained in one experiment.")
-    fits = len(datasets) * len(seeds) * len(classifiers) * sum(s.runs * max(s.folds, 1) for s in schemes)
+    fits = len(datasets) * len(seeds) * len(classifiers) * sum(s.runs * max(s.folds, 1) for s in plan)
     if fits > MAX_FITS:
         raise InputError(
             f"This experiment would train {fits:,} models; the limit is {MAX_FITS:,}. Use fewer seeds, schemes, data "
@@ -232,14 +232,14 @@ def run_experiment(
         )
     if len(classifiers) < 2:
         raise InputError("Pick at least 2 classifiers to compare.")
-    if not datasets or not schemes or not seeds:
+    if not datasets or not plan or not seeds:
         raise InputError("Pick at least one data set, one scheme and one seed.")
     for name in classifiers:
         make_classifier(name)  # fail early with a clear message
     for name in datasets:
         if name.strip().lower() not in {d.lower() for d in BUILTIN_DATASETS}:
             raise InputError(f"Unknown data set {name!r}; choose from {', '.join(BUILTIN_DATASETS)}.")
-    tasks = [(d, s, seed, run) for d in datasets for s in schemes for seed in seeds for run in range(s.runs)]
+    tasks = [(d, s, seed, run) for d in datasets for s in plan for seed in seeds for run in range(s.runs)]
     rows: list[dict] = []
     with parallel_config(backend=backend) if backend else parallel_config():
         results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
@@ -251,5 +251,5 @@ def run_experiment(
                 progress(done / len(tasks))
     frame = pd.DataFrame(rows)
     frame = frame.sort_values(["dataset", "scheme", "seed", "run", "fold", "classifier"], kind="stable").reset_index(drop=True)
-    frame.attrs.update(classifiers=classifiers, datasets=datasets, schemes=[s.name for s in schemes], seeds=seeds)
+    frame.attrs.update(classifiers=classifiers, datasets=datasets, schemes=[s.name for s in plan], seeds=seeds)
     return frame

@@ -303,8 +303,8 @@ def item_comparison_all(items, *, test: str = "auto", cluster=None, alpha: float
     return out
 
 
-item_comparison.__doc__ += _DOC
-item_comparison_all.__doc__ += _DOC
+item_comparison.__doc__ = (item_comparison.__doc__ or "") + _DOC  # None under python -OO
+item_comparison_all.__doc__ = (item_comparison_all.__doc__ or "") + _DOC
 
 
 # -- planning ------------------------------------------------------------------------------------------

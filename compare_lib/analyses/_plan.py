@@ -146,6 +146,18 @@ class _Design:
     def k(self) -> int:
         return len(self.names)
 
+    def table_scores(self) -> np.ndarray:
+        """The table's oriented scores, for a design made from a table."""
+        if self.scores is None:
+            raise TypeError("a design of stated effects has no table")
+        return self.scores
+
+    def effects(self) -> tuple[np.ndarray, float]:
+        """The stated mean scores and their spread, for a design of stated effects."""
+        if self.means is None or self.spread is None:
+            raise TypeError("a design made from a table has no stated effects")
+        return self.means, self.spread
+
 
 def _is_table(obj) -> bool:
     if isinstance(obj, (ScoreTable, pd.DataFrame)):
@@ -228,12 +240,14 @@ def _index(names: list[str], name, what: str) -> int:
 def _simulate(design: _Design, n: int, difference: float, reps: int, rng: np.random.Generator) -> np.ndarray:
     """``reps`` simulated studies of ``n`` data sets: (reps, n, k) scores oriented so that higher is better."""
     if design.source == "table":
-        rows = rng.integers(0, design.scores.shape[0], size=(reps, n))
-        x = design.scores[rows]
+        scores = design.table_scores()
+        rows = rng.integers(0, scores.shape[0], size=(reps, n))
+        x = scores[rows]
         if design.baseline == "exchangeable":
             x = rng.permuted(x, axis=2)
     else:
-        x = design.means + design.spread * rng.standard_normal((reps, n, design.k))
+        means, spread = design.effects()
+        x = means + spread * rng.standard_normal((reps, n, design.k))
     x[:, :, design.c] += difference
     return x
 
@@ -273,14 +287,14 @@ def _pairwise(x: np.ndarray, pairs: np.ndarray, test: str, names: list[str]):
     spec = lookup_test(test)
     stat, p, better = np.zeros((reps, m)), np.ones((reps, m)), np.full((reps, m), -1, dtype=np.int64)
     undefined = np.zeros(reps, dtype=bool)
-    for r in range(reps):
-        t = ScoreTable(pd.DataFrame(x[r], columns=names), True)
+    for study in range(reps):
+        t = ScoreTable(pd.DataFrame(x[study], columns=names), True)
         try:
             out = spec.run(t, pairs)
         except InputError:  # undefined on this study (e.g. Conover's t when every data set ranks alike)
-            undefined[r] = True
+            undefined[study] = True
             continue
-        stat[r], p[r], better[r] = out.statistic, out.pvalue, out.better
+        stat[study], p[study], better[study] = out.statistic, out.pvalue, out.better
     return stat, p, better, undefined
 
 
@@ -305,6 +319,8 @@ def _bayes_decisions(x: np.ndarray, design: _Design, samples: int, decision: flo
     is a valid posterior sample, as in :func:`compare_lib.bayesian_posthoc`)."""
     from compare_lib.stats._bayesian import _signed_rank_blocks
 
+    if design.rope is None:
+        raise TypeError("a Bayesian plan has a rope (given, or suggested from the table)")
     diffs = (x[:, :, design.c] - x[:, :, design.other]).T  # n x R, > 0 where classifier is better
     counts = _signed_rank_blocks(diffs, float(design.rope), 0.6, "rope", samples, rng, np.float64, keep=False)
     return counts / samples >= decision
@@ -319,7 +335,7 @@ def _chunk(reps: int, n: int, k: int, m: int, test: str) -> int:
     return int(max(1, min(reps, size)))
 
 
-def _power_point(design: _Design, n: int, difference: float, *, test: str, correction: str, alpha: float,
+def _power_point(design: _Design, n: int, difference: float, *, test: str, correction: str | None, alpha: float | None,
                  reps: int, seed, samples: int, decision: float, progress=None) -> dict:
     """One point of a plan: the counts of ``reps`` simulated studies of ``n`` data sets."""
     rng = np.random.default_rng(seed)
@@ -347,6 +363,7 @@ def _power_point(design: _Design, n: int, difference: float, *, test: str, corre
             better_hits += int(declared[:, 0].sum())
             equivalent += int(declared[:, 1].sum())
         else:
+            assert correction is not None and alpha is not None  # None only for the Bayesian test
             reject, better, missing = _decide(x, pairs, test, correction, alpha, design.names)
             undefined += int(missing.sum())
             hits += int(reject[:, mine].any(axis=1).sum())
@@ -378,7 +395,7 @@ def _sizes(n_datasets, design: _Design) -> list[int]:
         if design.source == "effects":
             raise InputError(f"Say how many data sets the planned study has: {arg('n_datasets', 30)} (or a list of "
                              "sizes for a power curve).")
-        n_datasets = design.scores.shape[0]
+        n_datasets = design.table_scores().shape[0]
     values = [n_datasets] if np.ndim(n_datasets) == 0 else list(n_datasets)
     if not values:
         raise InputError("n_datasets is an empty list; give at least one number of data sets.")
@@ -553,7 +570,7 @@ def plan(
     rows = []
     for step, n in enumerate(sizes):
         rows.append(_point(s, n, difference, _scaled(progress, step / len(sizes), (step + 1) / len(sizes))))
-    single = np.ndim(n_datasets) == 0
+    single = n_datasets is None or np.ndim(n_datasets) == 0
 
     def pick(key):
         values = [row[key] for row in rows]
@@ -637,17 +654,18 @@ def detectable_difference(table_or_effects=None, *, n_datasets: int | None = Non
     """
     target = _target(power)
     s = _settings(table_or_effects, **{**_plan_options(options), "baseline": baseline})
-    n = _sizes(n_datasets, s.design)
-    if len(n) != 1:
+    sizes = _sizes(n_datasets, s.design)
+    if len(sizes) != 1:
         raise InputError("detectable_difference answers for one study size: give n_datasets as one number.")
-    n = n[0]
+    n = sizes[0]
     d = s.design
     if max_difference is None:
         if d.source == "table":
-            diffs = d.scores[:, [d.c]] - np.delete(d.scores, d.c, axis=1)
+            scores = d.table_scores()
+            diffs = scores[:, [d.c]] - np.delete(scores, d.c, axis=1)
             hi = 4 * float(np.std(diffs)) or 1.0
         else:
-            hi = 4 * math.sqrt(2) * d.spread
+            hi = 4 * math.sqrt(2) * d.effects()[1]
     else:
         hi = _finite(max_difference, "max_difference")
         if hi <= 0:

@@ -102,7 +102,7 @@ def guarantee(method: str = "simultaneous", test: str | None = RECOMMENDED_TEST,
     tests/test_rank_sets_coverage.py.
     """
     from compare_lib.multiple._adjust import PROCEDURES
-    from compare_lib.stats._pairwise_tests import lookup_test
+    from compare_lib.stats._pairwise_tests import PAIRWISE_TESTS, lookup_test
 
     if method == "bootstrap":
         boot, pct = MEASURED_BOOTSTRAP_COVERAGE, MEASURED_PERCENTILE_COVERAGE
@@ -115,8 +115,8 @@ def guarantee(method: str = "simultaneous", test: str | None = RECOMMENDED_TEST,
             "(within Monte Carlo error); the percentile interval used before held the worst-covered classifier's in "
             f"{_span(pct[10])} at N = 10, {_span(pct[20])} at N = 20 and {_span(pct[50])} at N = 50."
         )
-    spec = lookup_test(test)
-    proc = PROCEDURES.get(correction)
+    spec = lookup_test(check_choice(test, PAIRWISE_TESTS, "test"))  # None is refused as an unknown name
+    proc = PROCEDURES.get(correction) if correction is not None else None
     label = proc.label if proc is not None else str(correction)
     if proc is not None and not proc.corrects:
         return False, (

@@ -283,7 +283,7 @@ class ScoreTable:
         :func:`direction_sentence` words them for the command line or the dashboard)."""
         return direction_sentence(self)
 
-    def _derived(self, scores: pd.DataFrame, higher_is_better, folds, kept=(None, None),
+    def _derived(self, scores: pd.DataFrame, higher_is_better, folds, kept: tuple[Any, Any] = (None, None),
                  direction=None) -> "ScoreTable":
         """A table made from this one: same source, metric and notes (a "pairwise" table describes its own
         holes instead of the original's), without showing the notes again. ``kept``: the classifiers and
@@ -314,7 +314,7 @@ def direction_sentence(table: ScoreTable, interface: str = "python") -> str:
     word = "higher is better" if table.higher_is_better else "lower is better"
     if table.direction_stated:
         return f"{word} ({table.direction_reason or 'stated'})"
-    reason = table.direction_reason
+    reason = table.direction_reason or ""  # a guessed direction always has the catalogue's reason
     for prefix in ("higher is better: ", "lower is better: "):
         reason = reason[len(prefix):] if reason.startswith(prefix) else reason
     other = arg("higher_is_better", not table.higher_is_better)

@@ -6,7 +6,7 @@ what to give instead; the computing modules call these instead of writing their 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -33,6 +33,10 @@ def check_alpha(alpha) -> float:
     return float(alpha)
 
 
+@overload
+def check_seed(seed, what: str = ..., *, hi: int = ..., allow_none: Literal[False]) -> int: ...
+@overload
+def check_seed(seed, what: str = ..., *, hi: int = ..., allow_none: bool = ...) -> int | None: ...
 def check_seed(seed, what: str = "seed", *, hi: int = MAX_SEED, allow_none: bool = True) -> int | None:
     """A random seed as a Python int between 0 and ``hi`` (default :data:`compare_lib.limits.MAX_SEED`,
     2**32 - 1: what every numpy generator, and scikit-learn's ``random_state``, accepts), or None when

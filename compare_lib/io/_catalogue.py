@@ -122,7 +122,10 @@ def parse_catalogue(text: str) -> Catalogue:
     if not rows or tuple(rows[0]) != COLUMNS:
         found = rows[0] if rows else "nothing"
         raise ValueError(f"{CATALOGUE_FILE}: the header must be {','.join(COLUMNS)}, not {found}")
-    entries, by_key, vocabulary, max_words = [], {}, set(), 1
+    entries: list[Entry] = []
+    by_key: dict[str, Entry] = {}
+    vocabulary: set[str] = set()
+    max_words = 1
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(COLUMNS):
             raise ValueError(f"{CATALOGUE_FILE}: row {number} has {len(row)} fields, not {len(COLUMNS)}: {row}")
@@ -161,6 +164,13 @@ class _Item:
     entry: Entry | None = None
     word: str = ""
     note: bool = False  # inside brackets, or after "vs": an annotation (its unknown words change nothing)
+
+    @property
+    def matched(self) -> Entry:
+        """The catalogue entry of a metric, modifier or qualifier (numbers and unknown words have none)."""
+        if self.entry is None:
+            raise TypeError(f"a {self.kind} item has no catalogue entry")
+        return self.entry
 
 
 def segment(tokens: list[str], cat: Catalogue | None = None) -> list[_Item]:
@@ -215,7 +225,7 @@ def _items(text: str) -> list[_Item]:
     at = next((k for k, it in enumerate(main) if it.kind == "metric"), None)
     if at is not None:
         ref = next((k for k in range(at + 1, len(main)) if main[k].kind == "qualifier"
-                    and main[k].entry.pattern in _REFERENCE), None)
+                    and main[k].matched.pattern in _REFERENCE), None)
         if ref is not None:
             main = main[:ref] + [replace(it, note=True) for it in main[ref:]]
     shift = (main[-1].end if main else 0) + 1
@@ -255,52 +265,52 @@ def guess(name) -> tuple[bool | None, str]:
     items = _items(text)
     metrics = [it for it in items if it.kind == "metric"]
     modifiers = [it for it in items if it.kind == "modifier"]
-    spread = next((m for m in modifiers if m.entry.value == "spread"), None)
+    spread = next((m for m in modifiers if m.matched.value == "spread"), None)
     if spread is not None:
-        return None, (f"unknown: '{spread.entry.shown}' is {spread.entry.meaning}: neither a higher nor a lower one "
+        return None, (f"unknown: '{spread.matched.shown}' is {spread.matched.meaning}: neither a higher nor a lower one "
                       "is better")
-    vague = next((m for m in metrics if m.entry.value == "none"), None)
+    vague = next((m for m in metrics if m.matched.value == "none"), None)
     if vague is not None:
-        return None, f"unknown: {vague.entry.clause()}, which has no better direction by its name alone"
+        return None, f"unknown: {vague.matched.clause()}, which has no better direction by its name alone"
     if not metrics:
-        fixed = [m for m in modifiers if m.entry.value in ("higher", "lower")]
-        if fixed and len({m.entry.value for m in fixed}) == 1:
+        fixed = [m for m in modifiers if m.matched.value in ("higher", "lower")]
+        if fixed and len({m.matched.value for m in fixed}) == 1:
             value = None
             for m in modifiers:
-                value = _apply(value, m.entry)
+                value = _apply(value, m.matched)
             if value is not None:
-                last = fixed[-1].entry
+                last = fixed[-1].matched
                 where = f" ({last.where})" if last.where else ""
                 return value, f"{_word(value)} is better: '{last.shown}' is {last.meaning}{where}, whatever it measures"
-        if any(it.kind == "qualifier" and it.entry.pattern in ("score", "scores") for it in items):
+        if any(it.kind == "qualifier" and it.matched.pattern in ("score", "scores") for it in items):
             return None, "unknown: 'score' alone does not say whether a higher or a lower one is better"
         if modifiers:
-            return None, f"unknown: '{modifiers[0].entry.shown}' names no metric of the catalogue"
+            return None, f"unknown: '{modifiers[0].matched.shown}' names no metric of the catalogue"
         return None, "unknown: no word of the name is in the direction catalogue"
-    directions = {m.entry.value for m in metrics}
+    directions = {m.matched.value for m in metrics}
     if len(directions) > 1:
-        up = next(m for m in metrics if m.entry.value == "higher").entry
-        down = next(m for m in metrics if m.entry.value == "lower").entry
+        up = next(m for m in metrics if m.matched.value == "higher").matched
+        down = next(m for m in metrics if m.matched.value == "lower").matched
         return None, f"unknown: '{up.shown}' (higher is better) and '{down.shown}' (lower is better) disagree"
     first = metrics[0]
     after = next((it for it in items if it.start > first.start and it.kind == "unknown" and not it.note), None)
     if after is not None:
-        return None, (f"unknown: '{after.word}' after '{first.entry.shown}' is not in the direction catalogue and may "
+        return None, (f"unknown: '{after.word}' after '{first.matched.shown}' is not in the direction catalogue and may "
                       "change its meaning")
     before = [it for it in items if it.end <= first.start]
     if before and before[-1].kind == "number" and before[-1].word == "1" and not (
-            len(before) > 1 and before[-2].kind == "qualifier" and before[-2].entry.pattern == "top"):
-        return None, f"unknown: '1' before '{first.entry.shown}' may mean 1 - {first.entry.shown}"
+            len(before) > 1 and before[-2].kind == "qualifier" and before[-2].matched.pattern == "top"):
+        return None, f"unknown: '1' before '{first.matched.shown}' may mean 1 - {first.matched.shown}"
     base = directions.pop() == "higher"
     value = base
     applied = []
     for m in reversed([m for m in modifiers if m.end <= first.start]):
-        value = _apply(value, m.entry)
-        applied.append(m.entry)
+        value = _apply(value, m.matched)
+        applied.append(m.matched)
     for m in [m for m in modifiers if m.start >= first.end]:
-        value = _apply(value, m.entry)
-        applied.append(m.entry)
-    named = " and ".join(dict.fromkeys(m.entry.clause() for m in metrics))
+        value = _apply(value, m.matched)
+        applied.append(m.matched)
+    named = " and ".join(dict.fromkeys(m.matched.clause() for m in metrics))
     if not applied:
         return value, f"{_word(value)} is better: {named}"
     steps = "; ".join(f"'{m.shown}' ({m.meaning}) {_effect(m)}" for m in applied)
@@ -319,7 +329,7 @@ def span(text) -> str | None:
     items = segment(tokens)
     # In a file's name or a caption, two letters are too often something else ("ms_thesis", "hd_scans").
     at = next((k for k, it in enumerate(items) if it.kind == "metric" and (
-        len(it.entry.shown) > 2 or any(c.isdigit() for c in it.entry.shown))), None)
+        len(it.matched.shown) > 2 or any(c.isdigit() for c in it.matched.shown))), None)
     if at is None:
         return None
     lo = at

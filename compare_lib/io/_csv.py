@@ -216,7 +216,7 @@ def _parse_body(
                 grid[j] = grid[j].fillna("").str.strip()
         else:
             grid = None
-    elif numeric_from is not None and not trailing:
+    elif numeric_from is not None and not isinstance(numeric_from, frozenset) and not trailing:
         # Fast path for large wide tables: let the C parser read the numbers directly. Anything it
         # cannot read as a number sends the table down the string path, which names the bad cell.
         fast = read(io.BytesIO(body_bytes), dtype={0: str}, keep_default_na=False, na_values=_NA_VALUES, **common)

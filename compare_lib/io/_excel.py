@@ -40,6 +40,7 @@ import re
 import zipfile
 from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -230,7 +231,7 @@ def _isolated(func, *args, display: str, memory_mb: int | None, seconds: float |
     """``func(*args)`` in a child process with limits (an .xls: its records are checked by reading them)."""
     from compare_lib.io._isolate import run_isolated
 
-    options = {}
+    options: dict[str, Any] = {}
     if memory_mb is not None:
         options["memory_mb"] = memory_mb
     if seconds is not None:
@@ -349,10 +350,10 @@ def _read_here(data: bytes, display: str, sheet: str | int | None, read_kind: st
     # header is the first row with two or more cells.
     filled = (~empty).sum(axis=1)
     titles: list[int] = []
-    for r in rows_used:
-        if filled[r] >= 2:
+    for used in rows_used:
+        if filled[used] >= 2:
             break
-        titles.append(int(r))
+        titles.append(int(used))
     title_texts: list[str] = []
     if titles and len(titles) < rows_used.size:
         for r in titles:

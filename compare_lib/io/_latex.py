@@ -33,6 +33,7 @@ import bisect
 import itertools
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -155,7 +156,8 @@ class _Source:
 
 
 def _skip_space(s: str, i: int, stop: int | None = None) -> int:
-    return _BLANKS.match(s, i, len(s) if stop is None else stop).end()
+    m = _BLANKS.match(s, i, len(s) if stop is None else stop)
+    return i if m is None else m.end()  # never None: the pattern matches the empty string
 
 
 def _group_end(s: str, i: int) -> int:
@@ -480,10 +482,10 @@ def read_latex(text: str, display: str) -> RawTable:
         depth = 1
         body_end = len(src)
         end_tag_end = len(src)
-        for m in begin_end.finditer(src, body_start):
-            depth += 1 if m.group(1) == "begin" else -1
+        for tag in begin_end.finditer(src, body_start):
+            depth += 1 if tag.group(1) == "begin" else -1
             if depth == 0:
-                body_end, end_tag_end = m.start(), m.end()
+                body_end, end_tag_end = tag.start(), tag.end()
                 break
         first_line, last_line = line_of(env.start()), line_of(max(end_tag_end - 1, env.start()))
         where = f"lines {first_line}-{last_line}"
@@ -557,7 +559,8 @@ def read_latex(text: str, display: str) -> RawTable:
     header_texts, header_spans, header_raws, header_line = next(parsed)
     m = sum(header_spans)
     second = next(parsed, None)
-    body_rows = itertools.chain([] if second is None else [second], parsed)
+    body_rows: Iterator[tuple[list[str], list[int], list[str], int]] = itertools.chain(
+        [] if second is None else [second], parsed)
     header = _flat(header_texts, header_spans)
     spanning = any(k > 1 for k in header_spans) or any("\\multirow" in r for r in header_raws)
     if spanning and second is not None:
@@ -717,12 +720,12 @@ def _find_caption(src: str) -> tuple[int, int] | None:
     find = _NextChar(src)
     n = len(src)
     for m in _CAPTION.finditer(src):
-        j = _ANY_BLANKS.match(src, m.end()).end()
+        j = _skip_any_space(src, m.end())
         if j < n and src[j] == "[":
             k = find("]", j + 1)
             if k < 0:
                 continue  # without its "]", the option is not one, and "[" is not "{"
-            j = _ANY_BLANKS.match(src, k + 1).end()
+            j = _skip_any_space(src, k + 1)
         if j < n and src[j] == "{":
             return m.start(), j + 1
     return None
@@ -730,6 +733,11 @@ def _find_caption(src: str) -> tuple[int, int] | None:
 
 _CAPTION = re.compile(r"\\caption\*?")
 _ANY_BLANKS = re.compile(r"\s*+")
+
+
+def _skip_any_space(s: str, i: int) -> int:
+    m = _ANY_BLANKS.match(s, i)
+    return i if m is None else m.end()  # never None: the pattern matches the empty string
 
 
 def _blank_rules(body: str) -> str:

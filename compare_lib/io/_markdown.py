@@ -203,6 +203,7 @@ def read_markdown(text: str, display: str) -> RawTable:
         ),
         None,
     )
+    header_at: int | None
     if align_at is not None:
         header_at = align_at - 1
         body_from = align_at + 1

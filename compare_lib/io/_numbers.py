@@ -150,8 +150,7 @@ def parse_columns(
         if key is None:
             cells[name] = _column_cells(col)
         else:
-            batches.setdefault(key, []).append(name)
-            cells[name] = None  # keeps the column's place in the order
+            batches.setdefault(key, []).append(name)  # their cells are filled below; ``order`` follows ``columns``
     for dtype, names in batches.items():
         for name, result in zip(names, _batch_cells([columns[n] for n in names], dtype)):
             cells[name] = result

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -124,6 +125,8 @@ class Results:
         The file's name as used in messages.
     """
 
+    _provenance: Any  # set by read_results (where and how the file was read); absent on a Results built directly
+
     def __init__(self, *, source: str, format: str, layout: str, columns: dict, notes, metrics: list,
                  wide: _Wide | None = None, rows: pd.DataFrame | None = None, keys: list[str] | None = None,
                  sizes: list[str] | None = None, metric_data: dict[str, _Metric] | None = None,
@@ -148,6 +151,8 @@ class Results:
             self.datasets = [str(x) for x in wide.names]
             self.classifiers = list(wide.classifiers)
         else:
+            if rows is None:
+                raise TypeError("Results needs a wide table or the rows of a long one")
             self.datasets = [str(x) for x in pd.unique(rows["dataset"].to_numpy())]
             self.classifiers = [str(x) for x in pd.unique(rows["classifier"].to_numpy())]
 
@@ -206,14 +211,23 @@ class Results:
             w = self._wide
             if w.values is None:
                 self._wide_table(name, True, "error", [])  # raises the reason
+                raise AssertionError("a wide table without values is refused by ScoreTable")
             n, k = w.values.shape
             return pd.DataFrame({"dataset": np.repeat(w.names, k), "classifier": np.tile(np.array(w.classifiers, dtype=object), n),
                                  "score": w.values.reshape(-1)})
+        all_rows, m = self._long(name)
+        rows = all_rows if m.positions is None else all_rows.iloc[m.positions]
+        return self._fold_frame(rows, m.values)
+
+    def _long(self, name: str | None) -> tuple[pd.DataFrame, _Metric]:
+        """The row frame of a long, tidy or sklearn file and the data of its metric ``name`` (refused when the
+        metric's cells are not all numbers)."""
+        if self._rows is None or name is None:  # a file with rows names all its metrics
+            raise TypeError("a wide table has no rows of metrics")
         m = self._metric_data[name]
         if m.error:
             raise InputError(m.error)
-        rows = self._rows if m.positions is None else self._rows.iloc[m.positions]
-        return self._fold_frame(rows, m.values)
+        return self._rows, m
 
     def _fold_frame(self, rows: pd.DataFrame, values: np.ndarray) -> pd.DataFrame:
         return pd.DataFrame({
@@ -242,7 +256,7 @@ class Results:
         check_choice(missing, MISSING_POLICIES, "missing", verb="is not a policy")
         check_choice(aggregate, AGGREGATES, "aggregate")
         notes = list(self.notes)
-        direction = (True, None)  # stated by the caller
+        direction: tuple[bool, str | None] = (True, None)  # stated by the caller
         unknown = None
         if higher_is_better is None:
             better, reason = infer_direction(name, self.source, metric_from_file=self._metric_from_file)
@@ -269,6 +283,8 @@ class Results:
 
     def _wide_table(self, name, higher_is_better, missing, notes, direction=(True, None)) -> ScoreTable:
         w = self._wide
+        if w is None:
+            raise TypeError("a long table has no wide grid")
         stated, reason = direction
         if w.values is None:
             return ScoreTable(w.frame_for_errors, higher_is_better, missing=missing, source=self.source,
@@ -283,10 +299,8 @@ class Results:
         return f"sheet '{self._sheet}', {word}" if self._sheet else word
 
     def _rows_table(self, name, higher_is_better, missing, aggregate, notes, direction=(True, None)) -> ScoreTable:
-        m = self._metric_data[name]
-        if m.error:
-            raise InputError(m.error)
-        rows = self._rows if m.positions is None else self._rows.iloc[m.positions].reset_index(drop=True)
+        all_rows, m = self._long(name)
+        rows = all_rows if m.positions is None else all_rows.iloc[m.positions].reset_index(drop=True)
         values = m.values
         lines = rows["line"].to_numpy()
         ds, clf = rows["dataset"], rows["classifier"]
@@ -337,7 +351,7 @@ class Results:
         agg = grouped.mean() if aggregate == "mean" else grouped.median()
         agg = pd.Series(_without_float_noise(agg.to_numpy()), index=agg.index)
         counts = np.bincount(cell[present], minlength=len(datasets) * k)
-        grid = np.full(len(datasets) * k, np.nan)
+        grid: np.ndarray = np.full(len(datasets) * k, np.nan)
         grid[agg.index.to_numpy()] = agg.to_numpy()
         grid = grid.reshape(len(datasets), k)
         notes.extend(self._cell_notes(counts[counts > 0], aggregate))

@@ -106,7 +106,9 @@ def _byte_place(raw: bytes, index: int) -> str:
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
 
 
-def _latin1_fallback(err: UnicodeDecodeError) -> tuple[str, int]:
+def _latin1_fallback(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeDecodeError):  # registered for decoding only
+        raise err
     return err.object[err.start:err.end].decode("latin-1"), err.end
 
 

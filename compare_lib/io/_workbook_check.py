@@ -48,6 +48,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from posixpath import basename
+from typing import IO
 
 import numpy as np
 
@@ -168,7 +169,7 @@ def _shown(value: bytes | None, limit: int = 40) -> str:
 # -- streaming XML in blocks ---------------------------------------------------------------------------
 
 
-def _blocks(stream: io.BufferedIOBase, display: str, part: str) -> Iterator[bytes]:
+def _blocks(stream: IO[bytes], display: str, part: str) -> Iterator[bytes]:
     """The part in blocks that cut no tag: each ends just before a "<", or after a complete tag followed by
     a text longer than _SHORT_TAIL (the next block then continues that text)."""
     carry = b""
@@ -342,10 +343,10 @@ def _name_mask(words: np.ndarray, pad: np.ndarray, base: np.ndarray, name: bytes
     return ok
 
 
-_PREFIXED = {}
+_PREFIXED: dict[tuple[bytes, ...], re.Pattern[bytes]] = {}
 
 
-def _prefixed(names: list[bytes]) -> re.Pattern:
+def _prefixed(names: list[bytes]) -> re.Pattern[bytes]:
     key = tuple(names)
     if key not in _PREFIXED:
         _PREFIXED[key] = re.compile(rb":(?:" + b"|".join(map(re.escape, names)) + rb")[\s/>]")
@@ -382,14 +383,14 @@ def _find_tags(block: bytes, names: list[bytes], local: bool, ends: tuple[bytes,
             name_end[cand[ok]] = base[ok] + len(name)
     # Every tag must close before the next "<" (quick-xml would read "</c/<c r=...>" as one tag).
     gt = np.append(np.flatnonzero(a == 62), a.size)
-    ends = gt[np.searchsorted(gt, lt)]
-    if lt.size > 1 and np.any(ends[:-1] > lt[1:]):
+    tag_ends = gt[np.searchsorted(gt, lt)]
+    if lt.size > 1 and np.any(tag_ends[:-1] > lt[1:]):
         return None
     # An end tag is read as one only with nothing but spaces before its ">" (quick-xml takes "</row x>" for an
     # end tag named "row x", which calamine ignores); a longer one sends the block to the slow path.
     closing = np.flatnonzero((code > 0) & slash)
     if closing.size:
-        gap = ends[closing] - name_end[closing]
+        gap = tag_ends[closing] - name_end[closing]
         if np.any(gap > 8):
             return None
         w = pad[name_end[closing][:, None] + np.arange(8)]
@@ -397,7 +398,7 @@ def _find_tags(block: bytes, names: list[bytes], local: bool, ends: tuple[bytes,
         code[closing[~blank]] = 0
     keep = np.flatnonzero(code > 0)
     pos = lt[keep]
-    end = ends[keep]
+    end = tag_ends[keep]
     quotes = np.zeros(a.size + 1, dtype=np.int32)
     np.cumsum(a == 34, dtype=np.int32, out=quotes[1:])
     n_dq = quotes[end] - quotes[pos]
@@ -853,8 +854,11 @@ def _scan_xlsx_sheet(zf: zipfile.ZipFile, part: str, sheet: str, display: str, l
                     return f"the cell {_shown(t.r_raw[i])}"
                 return f"the cell at {_cell_name(int(pos_row[i]), int(pos_col[i]))} (placed after the ones before it)"
 
+            def holder_label(k: int, holders=holders, cell_label=cell_label) -> str:
+                return cell_label(int(holders[k]))
+
             rows, cols = pos_row[holders], pos_col[holders]
-            ext.add(rows, cols, rows, cols, lambda k, holders=holders, cell_label=cell_label: cell_label(int(holders[k])))
+            ext.add(rows, cols, rows, cols, holder_label)
             if pending is not None and orphan.any():
                 p = pending
                 ext.add(np.array([p.row]), np.array([p.col]), np.array([p.row]), np.array([p.col]), lambda k: p.name)
@@ -877,7 +881,9 @@ def _scan_xlsx_sheet(zf: zipfile.ZipFile, part: str, sheet: str, display: str, l
                 if not ok.all():
                     k = int(np.argmin(ok))
                     i = int(check[k])
-                    where = (cell_label(int(owner[i])) if owner[i] >= 0 else pending.name).removeprefix("the cell ")
+                    # a value outside the block's cells is checked only when it is the pending cell's
+                    orphan_name = pending.name if pending is not None else ""
+                    where = (cell_label(int(owner[i])) if owner[i] >= 0 else orphan_name).removeprefix("the cell ")
                     have = (f"the workbook has {sst.count:,} shared strings, numbered 0 to {sst.count - 1:,}"
                             if sst.count else "the workbook has no shared-string table")
                     raise _refused(display, f"{sheet}, cell {where} refers to shared string "

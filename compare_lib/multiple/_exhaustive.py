@@ -235,7 +235,7 @@ def _by_cliques(p: np.ndarray, k: int, pairs: Sequence[tuple[int, int]]) -> np.n
             continue
         adj = [0] * k
         for h in on:
-            a, b = pairs[h]
+            a, b = pairs[int(h)]
             adj[a] |= 1 << b
             adj[b] |= 1 << a
         solver = _CliquePartition(adj)
@@ -243,7 +243,7 @@ def _by_cliques(p: np.ndarray, k: int, pairs: Sequence[tuple[int, int]]) -> np.n
         for h in todo:
             if best[h] >= t * unconstrained:
                 continue
-            a, b = pairs[h]
+            a, b = pairs[int(h)]
             best[h] = max(best[h], t * solver.best_with_pair(a, b, everything))
     return best
 
@@ -262,7 +262,7 @@ def bergmann_hommel_raw(p, k: int, pairs: Sequence[tuple[int, int]], method: str
 @lru_cache(maxsize=16)
 def _cached_raw(p_bytes: bytes, k: int, pairs_bytes: bytes, method: str) -> np.ndarray:
     p = np.frombuffer(p_bytes, dtype=float).copy()
-    pairs = [tuple(x) for x in np.frombuffer(pairs_bytes, dtype=np.int64).reshape(-1, 2).tolist()]
+    pairs = [(a, b) for a, b in np.frombuffer(pairs_bytes, dtype=np.int64).reshape(-1, 2).tolist()]
     check_choice(method, BERGMANN_HOMMEL_METHODS, "method")
     if k > MAX_BERGMANN_HOMMEL_K:
         raise InputError(

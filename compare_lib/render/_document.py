@@ -288,8 +288,9 @@ def markdown_report(a, *, figures: bool = True) -> str:
     out += ["", "## Results", "", "### Omnibus tests", "",
             frame_to_markdown(omnibus_table(a).drop(columns="symbol"), p_columns=("p",))]
     out += ["### Mean ranks", "", frame_to_markdown(mean_rank_table(a))]
-    if winners_text(a):
-        out += [md_text(winners_text(a) + " " + RANK_SET_NOTE + " " + a.rank_sets.attrs["guarantee"]), ""]  # issue 28
+    winners = winners_text(a)
+    if winners:
+        out += [md_text(winners + " " + RANK_SET_NOTE + " " + a.rank_sets.attrs["guarantee"]), ""]  # issue 28
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -331,12 +332,13 @@ border-left:3px solid #4C78A8}figure{margin:0;overflow-x:auto}.meta{color:#666;f
 
 def html_report(a, *, figures: bool = True, fragment: bool = False) -> str:
     e = html.escape
+    winners = winners_text(a)
     body = [f"<h1>{e(_title(a))}</h1>", "<h2>Data</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _data_lines(a)) + "</ul>",
             "<h2>Methods</h2><ul>" + "".join(f"<li>{e(x)}</li>" for x in _method_lines(a)) + "</ul>",
             "<h2>Results</h2><h3>Omnibus tests</h3>" + frame_to_html(omnibus_table(a).drop(columns="symbol"), p_columns=("p",)),
             "<h3>Mean ranks</h3>" + frame_to_html(mean_rank_table(a))
-            + (f"<p>{html.escape(winners_text(a) + ' ' + RANK_SET_NOTE + ' ' + a.rank_sets.attrs['guarantee'])}</p>"
-               if winners_text(a) else "")]
+            + (f"<p>{html.escape(winners + ' ' + RANK_SET_NOTE + ' ' + a.rank_sets.attrs['guarantee'])}</p>"
+               if winners else "")]
     svg = _cd_svg(a) if figures else None
     if svg is not None:
         svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
@@ -475,11 +477,11 @@ def latex_report(a, *, wide: str | None = None, width: float | None = None) -> s
     body = [r"\providecommand{\citet}{\cite}\providecommand{\citep}{\cite}\providecommand{\citealp}{\cite}", "",
             r"\begin{sloppypar}", _latex_cited(" ".join(a.paragraph().split("\n\n"))), r"\end{sloppypar}", ""]
     narrow = width if width is not None and wide is None else None  # the small tables stay in the column
-    fit = {"width": narrow if narrow is not None else ARTICLE_WIDTH_PT}
+    fit = narrow if narrow is not None else ARTICLE_WIDTH_PT
     body.append(to_latex(omnibus_table(a), caption=_latex_cited(omnibus_caption(a)), label=f"tab:{stem}-omnibus",
-                         columns=["test", "symbol", "statistic", "df", "p"], caption_is_latex=True, **fit))
+                         columns=["test", "symbol", "statistic", "df", "p"], caption_is_latex=True, width=fit))
     body.append(to_latex(mean_rank_table(a), caption=_latex_cited(ranks_caption(a)), label=f"tab:{stem}-ranks",
-                         caption_is_latex=True, **fit))
+                         caption_is_latex=True, width=fit))
     tikz = _cd_tikz(a)
     if tikz is not None:
         title = f"Critical-difference diagram: {latex_escape(a.posthoc_title())}." if hasattr(a, "posthoc_title") else (
@@ -702,7 +704,7 @@ def python_script(a) -> str:
         except InputError:  # a name or an option with no literal: carry the table instead
             body = None
     replays = body is not None
-    if not replays:
+    if body is None:
         body = _embed_lines(a, src)
     lines = [_SCRIPT_HEADER.rstrip("\n")]
     if replays:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -83,7 +84,7 @@ _SHOWN_CHARS = 8
 def pdflatex_unsupported(text: str) -> list[str]:
     """The characters of ``text`` (in order of appearance, once each) that pdflatex cannot typeset with
     T1 fonts and utf8 input: Greek, Cyrillic, CJK, emoji, most symbols. Comment lines are skipped."""
-    seen = {}
+    seen: dict[str, None] = {}  # an ordered set
     for line in text.split("\n"):
         if line.lstrip().startswith("%"):
             continue
@@ -280,7 +281,7 @@ def scores_table(table, *, format: str = "latex", digits: int | None = None, cap
                              else 0, width=_check_wide(wide, width), wide=wide, caption_is_latex=caption_is_latex)
     from compare_lib.core._format import md_cell
 
-    cell = lambda i, j: (f"**{score_text[i, j]}**" if best[i, j] else score_text[i, j]) + f" ({_rank_text(rank_values[i, j])})"
+    cell = lambda i, j: (f"**{score_text[i, j]}**" if best[i, j] else str(score_text[i, j])) + f" ({_rank_text(rank_values[i, j])})"
     lines = ["| data set | " + " | ".join(md_cell(n) for n in names) + " |",
              "|---|" + "---:|" * len(names)]
     for i, ds in enumerate(shown_scores.index):
@@ -443,7 +444,7 @@ def _choose_layout(columns: list[_Column], width: float, names: list[str]):
 
 
 def _fitted_table(columns: list[_Column], *, names: list[str], caption: str | None, label: str | None,
-                  width: float, wide: str | None, notes: list[str] = (), caption_is_latex: bool = False) -> str:
+                  width: float, wide: str | None, notes: Sequence[str] = (), caption_is_latex: bool = False) -> str:
     """A booktabs table of ``columns`` in the first layout that fits ``width`` (a longtable when it has more
     rows than :data:`LONG_TABLE_ROWS`, except across two columns), with its notes below it."""
     command, size, gap, codes, kept = _choose_layout(columns, width, names)
@@ -458,7 +459,7 @@ def _fitted_table(columns: list[_Column], *, names: list[str], caption: str | No
 
 
 def _render(blocks: list[list[_Column]], *, command: str | None, gap: float | None, codes: dict | None,
-            caption: str | None, label: str | None, wide: str | None, notes: list[str] = (),
+            caption: str | None, label: str | None, wide: str | None, notes: Sequence[str] = (),
             caption_is_latex: bool = False, in_column: bool = False, rule_before: tuple[int, ...] = ()) -> str:
     """The LaTeX of a table made of one or more blocks of columns (each its own tabular, stacked), in a
     ``table`` (``table*`` across two columns; on a landscape page), or as longtables when it has more rows
@@ -515,7 +516,9 @@ def _render(blocks: list[list[_Column]], *, command: str | None, gap: float | No
         for block in blocks:
             for start in range(0, max(n_rows, 1), LONG_TABLE_ROWS):
                 pieces.append((block, start, min(start + LONG_TABLE_ROWS, n_rows)))
-        floats, current, used = [], [], 0
+        floats: list[list[tuple[list[_Column], int, int]]] = []
+        current: list[tuple[list[_Column], int, int]] = []
+        used = 0
         for piece in pieces:
             size = piece[2] - piece[1]
             if current and used + size > LONG_TABLE_ROWS:
@@ -598,8 +601,8 @@ def posthoc_latex(result, *, caption: str | None = None, label: str | None = Non
     corrects = getattr(proc, "corrects", True) if proc is not None else True
     a = [str(x) for x in frame["a"]]
     b = [str(x) for x in frame["b"]]
-    columns = [_Column("$a$", "a", [latex_escape(x) for x in a], a, names=True),
-               _Column("$b$", "b", [latex_escape(x) for x in b], b, names=True)]
+    columns: list[_Column | None] = [_Column("$a$", "a", [latex_escape(x) for x in a], a, names=True),
+                                     _Column("$b$", "b", [latex_escape(x) for x in b], b, names=True)]
     stat = frame["statistic"].to_numpy(dtype=float)
     stat_plain = _numeric_cells(frame["statistic"], digits, False, plain=True)
     columns.append(_Column("stat.", "stat.", [_math_minus(t) for t in _numeric_cells(frame["statistic"], digits, False)],
@@ -699,9 +702,11 @@ def _scores_latex(table, shown_scores, score_text, rank_values, best, mean_ranks
                 return _scores_blocks([columns], first, more, command, gap, codes, caption, label, wide,
                                       caption_is_latex, width)
     command, size, gap = _SIZES[0]
-    best_split = None
+    best_split: tuple[list[list[_Column]], dict | None] | None = None
     for codes in (None, codes_all):
-        blocks, current, used = [], [], first.width(size)
+        blocks: list[list[_Column]] = []
+        current: list[_Column] = []
+        used = first.width(size)
         for column in columns:
             w = column.width(size, codes) + 2 * gap
             if current and used + w > width * _MARGIN:
@@ -712,6 +717,7 @@ def _scores_latex(table, shown_scores, score_text, rank_values, best, mean_ranks
         blocks.append(current)
         if best_split is None or len(blocks) < len(best_split[0]):
             best_split = (blocks, codes)
+    assert best_split is not None  # set on the loop's first pass
     return _scores_blocks(best_split[0], first, more, command, gap, best_split[1], caption, label, wide,
                           caption_is_latex, width)
 

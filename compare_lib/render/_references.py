@@ -184,7 +184,8 @@ def works(text: str) -> list[tuple[str, str]]:
 def bibtex(text: str, *, always: tuple[str, ...] = ("Demšar 2006",)) -> str:
     """The BibTeX entries of the works ``text`` cites that the library knows (plus ``always``), in order of
     first mention; works it does not know are listed in a comment so that nothing is silently left out."""
-    known, unknown = [], []
+    known: list[tuple[str, str]] = []
+    unknown: list[tuple[str, str]] = []
     for key in dict.fromkeys([*works(" ".join(always)), *works(text)]):
         (known if key in _ENTRIES else unknown).append(key)
     out = [_ENTRIES[key] for key in known]
@@ -205,9 +206,17 @@ _COMBINING = {"v": "\u030c", "'": "\u0301", '"': "\u0308", "`": "\u0300", "^": "
               ".": "\u0307", "u": "\u0306", "H": "\u030b", "c": "\u0327"}
 
 
+def _head(entry: str) -> re.Match[str]:
+    """The ``@type{key,`` of one of the library's BibTeX entries."""
+    head = _BIB_HEAD.search(entry)
+    if head is None:
+        raise ValueError(f"Not a BibTeX entry: {entry[:40]!r}")
+    return head
+
+
 def _parse_entry(entry: str) -> dict:
     """The type, key and fields of one of the library's BibTeX entries (values as written, LaTeX)."""
-    head = _BIB_HEAD.search(entry)
+    head = _head(entry)
     fields = {"type": head.group(1), "key": head.group(2).strip()}
     for m in _BIB_FIELD.finditer(entry, head.end()):
         depth, i = 1, m.end()
@@ -294,7 +303,8 @@ def _reference_text(r: dict, plain: dict) -> str:
 def work_keys(text: str, *, always: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The works ``text`` cites (plus ``always``), in order of first mention: those the library knows and the
     others."""
-    known, unknown = [], []
+    known: list[tuple[str, str]] = []
+    unknown: list[tuple[str, str]] = []
     for key in dict.fromkeys([*works(" ".join(always)), *works(text)]):
         (known if key in _ENTRIES else unknown).append(key)
     return known, unknown
@@ -352,7 +362,7 @@ def thebibliography(works_cited: list[tuple[str, str]]) -> str:
 def bibtex_key(work: tuple[str, str]) -> str | None:
     """The BibTeX key of a known work (``("Demšar", "2006")`` -> ``demsar2006``), None for another."""
     entry = _ENTRIES.get(work)
-    return None if entry is None else _BIB_HEAD.search(entry).group(2).strip()
+    return None if entry is None else _head(entry).group(2).strip()
 
 
 _CITE_ITEM = re.compile(r", (\d{4})\b")
@@ -378,9 +388,10 @@ def _cite_item(item: str) -> tuple[list[str], str] | None:
     if item[pos:] and not item[pos:].startswith(", "):
         return None
     keys = [bibtex_key((first, y)) for y in years]
-    if not first or any(k is None for k in keys) or not _AUTHORS.fullmatch(authors):
+    known = [k for k in keys if k is not None]
+    if not first or len(known) < len(keys) or not _AUTHORS.fullmatch(authors):
         return None
-    return keys, note
+    return known, note
 
 
 def latex_cites(text: str, escape) -> str:
@@ -398,9 +409,10 @@ def latex_cites(text: str, escape) -> str:
         else:
             items = m.group(4).split("; ")
             parsed = [_cite_item(item) for item in items]
-            if all(parsed):
-                keys = [k for p in parsed for k in p[0]]
-                notes = [p[1] for p in parsed]
+            cited = [p for p in parsed if p is not None]
+            if len(cited) == len(parsed):
+                keys = [k for p in cited for k in p[0]]
+                notes = [p[1] for p in cited]
                 if not any(notes[:-1]):
                     note = notes[-1]
                     replacement = (rf"\citep[{escape(note)}]{{{','.join(keys)}}}" if note
@@ -408,7 +420,7 @@ def latex_cites(text: str, escape) -> str:
                 else:
                     replacement = "(" + "; ".join(
                         (rf"\citealp[{escape(n)}]{{{','.join(k)}}}" if n else rf"\citealp{{{','.join(k)}}}")
-                        for k, n in parsed) + ")"
+                        for k, n in cited) + ")"
             elif any(parsed):
                 replacement = "(" + "; ".join(
                     escape(item) if p is None else (rf"\citealp[{escape(p[1])}]{{{','.join(p[0])}}}" if p[1]

@@ -328,7 +328,7 @@ def _pair_detail(row, attrs: dict, p_name: str) -> str:
     if effect == effect:  # not NaN
         value, low, high = (row.effect, row.effect_low, row.effect_high) if row.better == row.a else (
             _mirror(row.effect, attrs), _mirror(row.effect_high, attrs), _mirror(row.effect_low, attrs))
-        text += f"; {EFFECT_SHORT.get(attrs.get('effect_measure'), 'effect')} {value:.3g}"
+        text += f"; {EFFECT_SHORT.get(attrs.get('effect_measure', ''), 'effect')} {value:.3g}"
         if low == low:
             text += f", {attrs.get('effect_level', 0.95):.0%} CI [{low:.3g}, {high:.3g}]"
     return text
@@ -413,8 +413,12 @@ def results_paragraph(table, result, friedman: FriedmanResult | None, iman_daven
             finding += f" The other {n_other} comparisons were not significant."
         if "effect" in result.columns:
             finding += f" Effect sizes: {_EFFECT_SENTENCE.get(attrs.get('effect_measure'), 'the effect size')}."
-    omnibus = (skillings_mack_sentence(skillings_mack) if skillings_mack is not None
-               else omnibus_sentence(friedman, iman_davenport, exact))
+    if skillings_mack is not None:
+        omnibus = skillings_mack_sentence(skillings_mack)
+    elif friedman is None or iman_davenport is None:
+        raise TypeError("results_paragraph needs the Friedman and Iman-Davenport results, or skillings_mack")
+    else:
+        omnibus = omnibus_sentence(friedman, iman_davenport, exact)
     cd_text = f" The critical difference is CD = {attrs['cd']:.3f}." if attrs.get("cd") else ""
     return (
         f"We compared k = {k} classifiers on N = {n} data sets by their {metric} ({direction}), following "

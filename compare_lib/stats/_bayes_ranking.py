@@ -500,10 +500,10 @@ def _rank_probabilities_exact(pi: np.ndarray) -> np.ndarray:
         nd = w.shape[1]
         wsum = member.astype(float) @ w  # 2^k x draws: total weight of each subset
         rest = wsum[full ^ subsets]      # weight of each subset's complement
-        g = np.zeros((1 << k, nd))  # g(S) = f(S) / w(complement of S)
+        g: np.ndarray = np.zeros((1 << k, nd))  # g(S) = f(S) / w(complement of S)
         g[0] = 1.0 / rest[0]
-        for sets, js, parents, size in layers:
-            g[sets] = (g[parents] * w[js]).reshape(sets.size, size, nd).sum(axis=1) / rest[sets]
+        for sets, members, parents, size in layers:
+            g[sets] = (g[parents] * w[members]).reshape(sets.size, size, nd).sum(axis=1) / rest[sets]
         # sum over draws of f(S) w_k / w(complement of S): one product for every subset S and item k
         g = g[:full]                                   # the full set (no complement) places nobody after it
         per_set = g @ w.T                              # (2^k - 1) x k
@@ -665,7 +665,7 @@ def _pair_means(pi: np.ndarray, nu: np.ndarray | None = None) -> tuple[np.ndarra
     for i in range(k):
         pair = pi[:, [i]] + pi
         before[i] = (pi[:, [i]] / pair).mean(axis=0)
-        if tie is not None:
+        if nu is not None and tie is not None and root is not None:  # the three are given together
             t = nu[:, None] * root[:, [i]] * root
             tie[i] = (t / (pair + t)).mean(axis=0)
     np.fill_diagonal(before, np.nan)
@@ -803,6 +803,7 @@ def bayesian_ranking(table, *, model: str = "plackett-luce", samples: int = 4000
                          "set's comparisons.")
         if ties.any():
             notes.append("Ties: Davidson's third outcome, with its own parameter nu.")
+        assert strength_sd is not None and tie_sd is not None  # checked for this model above
         davidson = _Davidson(wins, ties, strength_sd, tie_sd)
         x, acceptance = _hmc(davidson, chains, draws, warmup, rng_sampler, BTD_LEAPFROG)
         theta = davidson.theta(x[:, :, :-1])
@@ -844,6 +845,7 @@ def bayesian_ranking(table, *, model: str = "plackett-luce", samples: int = 4000
         # the sampler's blocks: the classifiers best first by mean rank (ties: by name), from the data alone
         mean_ranks = t.ranks.mean().to_numpy(dtype=float)[cols]
         order = np.argsort(mean_ranks, kind="stable")
+        assert prior is not None  # checked for this model above
         pi_c = _gibbs(remaining, size, counts, prior, chains, draws, warmup, rng_sampler, order)  # canonical order
         pi = pi_c.reshape(-1, k)
         p_best_values = pi.mean(axis=0)

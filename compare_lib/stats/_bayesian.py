@@ -121,7 +121,7 @@ def _winners(theta: np.ndarray) -> tuple[tuple[float, float, float], tuple[float
     counts = np.bincount(np.argmax(theta, axis=1), minlength=3)
     p = counts / theta.shape[0]
     se = np.sqrt(p * (1 - p) / theta.shape[0])
-    return tuple(map(float, p)), tuple(map(float, se))
+    return (float(p[0]), float(p[1]), float(p[2])), (float(se[0]), float(se[1]), float(se[2]))
 
 
 def _gamma(rng: np.random.Generator, shape, size: tuple[int, ...]) -> np.ndarray:
@@ -207,9 +207,12 @@ def _signed_rank_blocks(diffs: np.ndarray, rope: float, strength: float | None, 
         k0_down[h] = np.searchsorted(col, -2 * rope, side="left")
     if weights is not None:
         blocks = [(np.asarray(weights[0], dtype), np.asarray(weights[1], dtype).T)]
+        total_samples = weights[1].shape[0]
     else:
+        if samples is None or rng is None or strength is None:
+            raise TypeError("without weights, give samples, rng and strength to draw them")
         blocks = None
-    total_samples = weights[1].shape[0] if weights is not None else int(samples)
+        total_samples = int(samples)
     kept = np.empty((pairs, total_samples, 3), dtype=dtype) if keep else None
     counts = np.zeros((pairs, 3), dtype=np.int64)
     start = 0
@@ -218,6 +221,7 @@ def _signed_rank_blocks(diffs: np.ndarray, rope: float, strength: float | None, 
             w0, wd = blocks[0]
         else:
             size = min(block, total_samples - start)
+            assert rng is not None and strength is not None  # checked above when no weights are given
             g0 = rng.gamma(strength, size=size)
             gd = rng.standard_exponential(size=(n, size))
             norm = g0 + gd.sum(axis=0)
@@ -239,7 +243,7 @@ def _signed_rank_blocks(diffs: np.ndarray, rope: float, strength: float | None, 
                 theta_y = theta_y + w0 * w0 + 2 * w0 * prefix[n]
             theta = np.column_stack([theta_x, np.clip(1 - theta_x - theta_y, 0, 1), theta_y])
             counts[h] += np.bincount(np.argmax(theta, axis=1), minlength=3)
-            if keep:
+            if kept is not None:  # keep
                 kept[h, start : start + size] = theta
         start += size
         if progress is not None:
@@ -297,9 +301,9 @@ def bayesian_correlated_ttest(x, y=None, rope: float = 0.0, test_ratio: float | 
     Tutorial (naive Bayes vs AODE on anneal, 10 x 10-fold cv, rope 0.01): P(AODE) = 0.9543,
     P(rope) = 0.0457, P(NBC) = 3.0e-07.
     """
-    if test_ratio is None and folds is None:
-        raise InputError("Give test_ratio (n_test / n_train, e.g. 1/9 for 10-fold cv) or folds (k of k-fold cv).")
     if test_ratio is None:
+        if folds is None:
+            raise InputError("Give test_ratio (n_test / n_train, e.g. 1/9 for 10-fold cv) or folds (k of k-fold cv).")
         if int(folds) != folds or folds < 2:
             raise InputError(f"folds must be a whole number >= 2, got {folds!r}.")
         test_ratio = 1.0 / (int(folds) - 1)
@@ -361,6 +365,7 @@ def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float = 0.0, 
             row["note"] = "one split: no variance to estimate"
         else:
             res = bayesian_correlated_ttest(d, rope=rope, test_ratio=g.test_train_ratio)
+            assert res.posterior is not None  # the correlated t-test always gives its posterior
             row.update(scale=res.posterior["scale"], p_a=res.p_x, p_rope=res.p_rope, p_b=res.p_y)
         rows.append(row)
     frame = pd.DataFrame(rows)

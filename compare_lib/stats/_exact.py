@@ -61,7 +61,7 @@ def friedman_exact_sf(doubled_ranks: np.ndarray, observed_sum_squares: int) -> f
         return None
     place = base ** np.arange(k - 1, -1, -1, dtype=np.int64)
     states = np.zeros((1, k), dtype=np.int64)
-    probs = np.ones(1)
+    probs: np.ndarray = np.ones(1)  # bincount with weights: floats
     spent = 0
     ordered = sorted(patterns)  # equal patterns in a row keep the state count low
     for step, pattern in enumerate(ordered):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 import pandas as pd
@@ -210,7 +211,20 @@ ZERO_ERROR_ANOVA_NOTE = (
 )
 
 
-def anova_rows(x: np.ndarray) -> dict[str, np.ndarray]:
+class AnovaRows(TypedDict):
+    """What :func:`anova_rows` returns: one entry per block, and the degrees of freedom they share."""
+
+    F: np.ndarray
+    p: np.ndarray
+    ms_error: np.ndarray
+    means: np.ndarray
+    se_mean: np.ndarray
+    defined: np.ndarray
+    df1: int
+    df2: int
+
+
+def anova_rows(x: np.ndarray) -> AnovaRows:
     """The two-way layout without replication of every S x N x k block: F, p, column means, the standard
     error of a mean sqrt(MS_error / N), and ``defined`` (False where the error term is rounding noise).
 

@@ -38,7 +38,7 @@ class ResamplingTestResult(TestResult):
     note: str = ""  # why the test is undefined (p = NaN) when the differences do not vary
 
     @property
-    def notes(self) -> tuple[str, ...]:
+    def notes(self) -> tuple[str, ...]:  # type: ignore[override]  # Result.notes is a plain attribute (a field in most results); here it is derived from ``note``
         return (self.note,) if self.note else ()
 
 
@@ -143,7 +143,7 @@ class FoldGroup:
         return f"{runs} random splits"
 
 
-class FoldGroups(list):
+class FoldGroups(list[FoldGroup]):
     """The :class:`FoldGroup` list of :func:`fold_groups`, with ``notes`` saying which splits were left out."""
 
     def __init__(self, groups=(), notes: list[str] | None = None):
@@ -160,7 +160,7 @@ def fold_groups(
     seed_col: str | None = None,
     run_col: str | None = None,
     fold_col: str | None = None,
-) -> list[FoldGroup]:
+) -> FoldGroups:
     """Split a long fold-level table into the paired differences a - b of each (dataset, scheme, seed).
 
     ``folds``: columns ``dataset``, ``classifier``, ``score`` and the identifiers of the repetition

@@ -354,7 +354,7 @@ class TTestResult(TestResult):
     note: str = ""
 
     @property
-    def notes(self) -> tuple[str, ...]:
+    def notes(self) -> tuple[str, ...]:  # type: ignore[override]  # Result.notes is a plain attribute (a field in most results); here it is derived from ``note``
         return (self.note,) if self.note else ()
 
 
