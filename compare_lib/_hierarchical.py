@@ -320,11 +320,11 @@ def _sampler(size: int, draws: int, warmup: int, target_accept: float, parallel:
 
     The data and the prior bounds are arguments of the compiled program: a call with new data of a size that falls in
     the same bucket runs it again without compiling."""
-    key = (size, draws, warmup, target_accept, parallel)
+    jax = _jax()
+    key = (size, draws, warmup, target_accept, parallel, bool(jax.config.jax_enable_x64))
     with _SAMPLERS_LOCK:
         if key in _SAMPLERS:
             return _SAMPLERS[key]
-    jax = _jax()
     import jax.numpy as jnp
     from jax import lax, random
     from numpyro.infer.hmc import hmc
