@@ -142,6 +142,55 @@ def test_zero_variance_and_one_data_set():
     assert one.n == 1 and abs(one.p_x + one.p_rope + one.p_y - 1) < 1e-12
 
 
+def test_statistics_of_ragged_data_sets_match_a_per_row_computation():
+    """_prepare works on all data sets at once (their folds end to end); each data set's mean, centred sum of squares
+    and the largest |difference| equal numpy's per row, and only an exactly constant row gets the authors' noise."""
+    rng = np.random.default_rng(8)
+    rows = [rng.normal(0.01, 0.03, k) for k in (10, 2, 15, 100, 7)] + [np.full(6, 0.001 + 0.002)]  # a constant row, small beside the others
+    keep = [r.copy() for r in rows]
+    d = H._prepare(list(rows), [0.1] * len(rows), [f"d{i}" for i in range(len(rows))], 0.01, np.random.default_rng(0))
+    for i, r in enumerate(keep[:-1]):
+        assert d.n[i] == r.size and d.mean[i] == pytest.approx(r.mean(), rel=1e-12, abs=1e-15)
+        assert d.css[i] == pytest.approx(((r - r.mean()) ** 2).sum(), rel=1e-10)
+    assert d.max_abs == pytest.approx(max(np.abs(r).max() for r in keep), rel=1e-12)
+    assert d.mean[-1] == pytest.approx(0.003, abs=1e-12) and d.css[-1] > 0  # noise added, mean kept
+    assert len(d.notes) == 1 and "'d5'" in d.notes[0] and "'d0'" not in d.notes[0]
+
+
+def test_size_buckets():
+    """The sampler is compiled for a bucket of slots: at least q, at most 1.5 times q (from 8 up), 8 at least."""
+    sizes = [H._bucket(q) for q in range(1, H.MAX_DATASETS + 1)]
+    assert sizes[0] == 8 and H._bucket(50) == 64 and H._bucket(60) == 64 and H._bucket(H.MAX_DATASETS) == 2048
+    assert all(s >= q and (q < 8 or s <= 1.5 * q) for q, s in enumerate(sizes, 1))
+    assert len(set(sizes)) == 17  # 8, 12, 16, 24, ..., 1536, 2048
+
+
+def test_new_data_and_another_number_of_data_sets_reuse_the_compiled_sampler(small):
+    """A repeated call with new data, and one with another number of data sets in the same bucket, run the compiled
+    program again (no new compilation); the padded slots leave the data sets' answer a proper one."""
+    _need_numpyro()
+    x, y = small
+    kw = dict(rope=0.01, **QUICK)
+    cl.bayesian_hierarchical(x, y, seed=21, **kw)
+    before = dict(H._SAMPLERS)
+    rng = np.random.default_rng(3)
+    res = cl.bayesian_hierarchical(x[:5] + rng.normal(0, 0.01, (5, 10)), y[:5], seed=22, **kw)
+    assert H._SAMPLERS.keys() == before.keys() and all(H._SAMPLERS[k] is v for k, v in before.items())
+    assert res.n == 5 and len(res.datasets) == 5 and res.posterior["delta0"].shape == (2 * 500,)
+
+
+def test_a_chain_does_not_depend_on_how_many_run_at_once(small):
+    """Chain j's draws depend only on the seed and j: one chain alone (one device) and the first of two chains (in
+    parallel where the machine has two cores) are the same draws, bit for bit."""
+    _need_numpyro()
+    x, y = small
+    one = cl.bayesian_hierarchical(x, y, 0.01, seed=5, chains=1, samples=500, warmup=300)
+    two = cl.bayesian_hierarchical(x, y, 0.01, seed=5, chains=2, samples=500, warmup=300)
+    for name in ("delta0", "std0", "nu"):
+        assert np.array_equal(one.posterior[name], two.posterior[name][:500])
+    assert not np.array_equal(two.posterior["delta0"][:500], two.posterior["delta0"][500:])  # two different chains
+
+
 @pytest.mark.parametrize("call, words", [
     (lambda: cl.bayesian_hierarchical([0.1, 0.2], [0.1, 0.3]), "2-D"),
     (lambda: cl.bayesian_hierarchical(np.ones((3, 10)), np.ones((3, 9))), "paired"),
