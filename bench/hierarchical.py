@@ -50,7 +50,7 @@ def main() -> None:
 
     w0, c0 = _clock()
     import compare_lib as cl
-    from compare_lib import _hierarchical as H
+    from compare_lib.stats import _hierarchical as H
 
     problem = cl.hierarchical_available()
     if problem:
