@@ -75,7 +75,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "render._ranking_figures": ("p_best_figure", "p_before_figure", "rank_probability_figure"),  # issue 29: "Who is best?"
     "stats._hierarchical": ("HierarchicalResult", "bayesian_hierarchical", "hierarchical_sensitivity",
                       "HIERARCHICAL_PRIORS", "hierarchical_available"),
-    "render._scripts": ("hierarchical_script", "item_comparison_script"),  # reproducing scripts of two dashboard views
+    "render._scripts": ("hierarchical_script", "item_comparison_script", "ranking_script"),  # scripts of dashboard views
     "render._hierarchical_figures": ("hierarchical_forest_figure",),
 }
 #: Public names that are other names of the same object.

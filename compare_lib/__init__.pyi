@@ -124,7 +124,10 @@ from .stats._hierarchical import (
     hierarchical_sensitivity as hierarchical_sensitivity, HIERARCHICAL_PRIORS as HIERARCHICAL_PRIORS,
     hierarchical_available as hierarchical_available,
 )
-from .render._scripts import hierarchical_script as hierarchical_script, item_comparison_script as item_comparison_script
+from .render._scripts import (
+    hierarchical_script as hierarchical_script, item_comparison_script as item_comparison_script,
+    ranking_script as ranking_script,
+)
 from .render._hierarchical_figures import hierarchical_forest_figure as hierarchical_forest_figure
 from .analyses._posthoc import TEST_LABELS as posthoc_labels
 

@@ -179,3 +179,11 @@ def render(table: cl.ScoreTable, token: str, alpha: float, seed: int) -> None:
         + ("the chains agree." if converged else "the chains may not have converged; choose more draws.")))
     for note in result.notes:
         (st.caption if converged else st.warning)(esc(note))
+    st.markdown("**For your paper**")
+    st.code(result.paragraph(), language=None, wrap_lines=True)
+    script = ui.call(cl.ranking_script, table, model=model, samples=samples, seed=int(seed), prior=prior,
+                     chains=CHAINS, warmup=WARMUP, strength_sd=strength_sd, tie_sd=tie_sd)
+    if script is not None:
+        st.download_button("⬇ Python script (reproduces these numbers)", script.encode("utf-8"),
+                           file_name=state.file_stem("bayesian_ranking") + ".py", mime="text/x-python",
+                           key="rank_script", on_click="ignore")

@@ -64,6 +64,9 @@ def test_the_view_shows_the_librarys_ranking_beside_the_rank_sets(demsar_table):
     shown_text = " ".join(texts(at.markdown) + texts(at.caption))
     assert f"Most probably best: {want.p_best.idxmax()}" in shown_text
     assert "Largest R-hat" in shown_text and "seed 0" in shown_text and "Dirichlet(1)" in shown_text
+    # the paragraph for a paper is the library's, and the reproducing script is offered (issue 29)
+    assert want.paragraph() in [c.value for c in at.code]
+    assert any("Python script" in b.proto.label for b in at.get("download_button"))
 
 
 def test_bradley_terry_davidson_from_the_widgets(demsar_table):

@@ -124,7 +124,7 @@ def test_every_function_with_a_seed_is_checked():
 
 
 #: Functions that write a seed into a reproducing script: they check it as the call they write would.
-SCRIPTS = ("hierarchical_script", "item_comparison_script")
+SCRIPTS = ("hierarchical_script", "item_comparison_script", "ranking_script")
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
@@ -137,6 +137,8 @@ def test_scripts_refuse_a_bad_seed(table, seed):
         cl.hierarchical_script(folds, "A", "B", seed=seed)
     with pytest.raises(cl.InputError, match=r"seed must be a whole number between 0 and 4,294,967,295"):
         cl.item_comparison_script(None, seed=seed)
+    with pytest.raises(cl.InputError, match=r"seed must be a whole number between 0 and 4,294,967,295"):
+        cl.ranking_script(table, seed=seed)
     assert "seed=7" in cl.hierarchical_script(folds, "A", "B", seed=np.int64(7))
 
 

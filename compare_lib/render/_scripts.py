@@ -114,3 +114,45 @@ def hierarchical_script(folds: pd.DataFrame, a: str, b: str, *, rope: float = 0.
         lines.append(f"print(cl.hierarchical_sensitivity(folds, pair, {call.replace(f'prior={_literal(prior)}, ', '')})"
                      ".to_string(index=False))")
     return "\n".join(lines) + "\n"
+
+
+def ranking_script(table, *, model: str = "plackett-luce", samples: int = 4000, seed: int | None = None,
+                   prior: float | None = None, chains: int = 4, warmup: int = 1000, strength_sd: float | None = None,
+                   tie_sd: float | None = None) -> str:
+    """A Python script that reproduces :func:`bayesian_ranking` ("Who is best?") on ``table``, printing its numbers
+    at full precision. The table is made again as the analysis script makes it: a file on disk is read again (by
+    its recorded path and options, checked by its SHA-256: :attr:`ScoreTable.provenance`), anything else (an
+    upload, pasted text, a table built in memory) travels inside the script as literals."""
+    from types import SimpleNamespace
+
+    from compare_lib.core._table import as_table
+    from compare_lib.render._document import _SCRIPT_HEADER, _call, _embed_lines, _replay_lines
+
+    seed = check_seed(seed)
+    t = as_table(table)
+    src = t.provenance
+    holder = SimpleNamespace(table=t)  # what the analysis script's table steps read
+    body = None
+    if src is not None and src.kind == "file":
+        try:
+            body = _replay_lines(holder, src)
+        except InputError:  # a name or an option with no literal: carry the table instead
+            body = None
+    replays = body is not None
+    if body is None:
+        body = _embed_lines(holder, src)
+    options = {"model": model, "samples": int(samples), "seed": seed, "chains": int(chains), "warmup": int(warmup)}
+    options.update({k: float(v) for k, v in (("prior", prior), ("strength_sd", strength_sd), ("tie_sd", tie_sd))
+                    if v is not None})
+    lines = [_SCRIPT_HEADER.rstrip("\n"),
+             "# This script: the Bayesian ranking of the dashboard's \"Who is best?\" view (issue 29)."]
+    if replays:
+        lines += (["import hashlib", "import sys"] if src.sha256 is not None else []) + ["from pathlib import Path"]
+    lines += ["", "import pandas as pd", "", "import compare_lib as cl", ""] + body
+    lines += ["", f"res = cl.bayesian_ranking(table{_call(options)})", "print(res.paragraph())",
+              "with pd.option_context('display.max_rows', None, 'display.max_columns', None, 'display.width', 200,",
+              "                       'display.float_format', '{:.17g}'.format):",
+              "    print(res.to_frame().to_string())",
+              '    print("\\nP(row ranked before column):")', "    print(res.p_before.to_string())",
+              '    print("\\nP(rank):")', "    print(res.rank_probabilities.to_string())"]
+    return "\n".join(lines) + "\n"

@@ -175,6 +175,34 @@ class BayesianRankingResult(Result):
                 f"max_rhat={self.max_rhat:.4f}, min_ess={self.min_ess:.0f}, seed={self.seed}, prior={self.prior}, "
                 f"ties={self.ties!r})")
 
+    def paragraph(self, top: int = 5) -> str:
+        """A paragraph for a paper: the model with its reference, the settings, P(best) and the expected rank of
+        the ``top`` classifiers most likely best, and the diagnostics (plain text; names as given)."""
+        order = self.p_best.sort_values(ascending=False, kind="stable")
+        shown = list(order.index[:top])
+        listed = "; ".join(f"{name} {self.p_best[name]:.3f} (expected rank {self.expected_rank[name]:.2f})"
+                           for name in shown)
+        more = f"; the other {len(order) - len(shown)} below {order.iloc[len(shown)]:.3f}" if len(order) > len(shown) else ""
+        used = (f"{self.n_datasets} data sets" if self.n_datasets_used == self.n_datasets else
+                f"{self.n_datasets_used} of the {self.n_datasets} data sets (the others score fewer than two)")
+        if self.model == "bradley-terry-davidson":
+            method = (f"a Bayesian Bradley-Terry model with Davidson's (1970) ties on the win, tie and loss counts of "
+                      f"every pair over {used} (priors: log strengths N(0, {self.strength_sd:g}²), log ν "
+                      f"N(0, {self.tie_sd:g}²))")
+            best = "the probability that each has the largest strength"
+        else:
+            method = (f"a Bayesian Plackett-Luce model (Calvo, Ceberio & Lozano, 2018) of the classifiers' rankings "
+                      f"on {used}, with a Dirichlet({self.prior:g}) prior on the weights"
+                      + (", missing scores as partial rankings" if any("partial ranking" in n for n in self.notes) else "")
+                      + ", ties by Breslow's rule")
+            best = "the posterior probability that each is ranked first on a new data set"
+        seed = "no seed" if self.seed is None else f"seed {self.seed}"
+        rhat = f"largest R-hat {self.max_rhat:.3f}" if self.max_rhat == self.max_rhat else "R-hat not computed"
+        ess = f"smallest effective sample size {self.min_ess:,.0f}" if self.min_ess == self.min_ess else ""
+        return (f"We ranked {len(order)} classifiers with {method}; {self.chains} chains, {self.n_samples:,} draws in all "
+                f"after {self.warmup:,} warm-up iterations per chain, {seed}. Among the classifiers, {best} is: {listed}"
+                f"{more}. Sampler: {rhat}{'; ' + ess if ess else ''}.")
+
     def to_frame(self) -> pd.DataFrame:
         """One row per classifier: p_best, p_largest_weight, expected_rank, R-hat and ESS."""
         return pd.DataFrame({"p_best": self.p_best, "p_largest_weight": self.p_largest_weight,

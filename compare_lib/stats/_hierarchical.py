@@ -42,7 +42,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -202,7 +202,7 @@ def _prepare(rows: list[np.ndarray], rhos: list[float], names, rope: float, rng:
         # The authors' R wrapper: add ±U(rope_min, rope_max) to the two halves of the folds, which keeps the
         # mean and gives a positive spread; with no ROPE, a hundredth of the typical within-data-set sd.
         half = rope if rope > 0 else 0.01 * float(sds[~constant].mean())
-        for i in zero:  # at most one pass per constant data set, each vectorised over its folds
+        for i in zero.tolist():  # at most one pass per constant data set, each vectorised over its folds
             h = int(sizes[i]) // 2
             noise = rng.uniform(-half, half, h)
             flat[starts[i]:starts[i] + h] += noise
@@ -448,7 +448,8 @@ def _check_sampling(prior, chains, samples, warmup, seed) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
             raise InputError(f"{arg(what, bare=True)} must be a whole number between {lo:,} and {hi:,}, got {value!r}.")
     seed = check_seed(seed)
-    return int(np.random.SeedSequence().entropy % 2**32) if seed is None else seed
+    # a fresh SeedSequence draws its entropy from the OS as one int
+    return int(cast(int, np.random.SeedSequence().entropy) % 2**32) if seed is None else seed
 
 
 def _hierarchical(data: _Data, rope: float, prior: str, chains: int, samples: int, warmup: int, seed: int,
@@ -460,7 +461,9 @@ def _hierarchical(data: _Data, rope: float, prior: str, chains: int, samples: in
     winners = np.bincount(np.argmax(masses, axis=1), minlength=3) / masses.shape[0]
     # The shares' Monte Carlo error, with the effective sample size of the least mixed parameter.
     ess = max(1.0, min(diag["min_ess"], masses.shape[0])) if math.isfinite(diag["min_ess"]) else masses.shape[0]
-    mc_se = tuple(float(math.sqrt(p * (1 - p) / ess)) for p in winners)
+    se_x, se_rope, se_y = (float(math.sqrt(p * (1 - p) / ess)) for p in winners)
+    mc_se = (se_x, se_rope, se_y)
+    mass_x, mass_rope, mass_y = (float(v) for v in masses.mean(axis=0))
     delta = draws["delta"] * scale
     r = rope
     rows = pd.DataFrame({
@@ -489,7 +492,7 @@ def _hierarchical(data: _Data, rope: float, prior: str, chains: int, samples: in
         higher_is_better=bool(higher_is_better), n=len(data.names), mc_se=mc_se, samples=masses,
         posterior={k: draws[k] * (scale if k in ("delta0", "std0") else 1.0)
                    for k in ("delta0", "std0", "nu", "gamma_alpha", "gamma_beta")},
-        prior=prior, mean_masses=tuple(float(v) for v in masses.mean(axis=0)),
+        prior=prior, mean_masses=(mass_x, mass_rope, mass_y),
         p_delta0_positive=float((draws["delta0"] > 0).mean()), runs=runs, rho=rho, scale=scale, diagnostics=diag,
         datasets=rows, notes=tuple(notes))
 
