@@ -690,6 +690,18 @@ def _embed_lines(a, src) -> list[str]:
     return lines
 
 
+def table_lines(a, src) -> tuple[list[str], bool]:
+    """The script lines that make ``a.table`` again (any object with a ``table``), and whether they read a file:
+    a file on disk is read again (:func:`_replay_lines`), anything else, or a file whose name or options have no
+    literal, is carried as literals (:func:`_embed_lines`)."""
+    if src is not None and src.kind == "file":
+        try:
+            return _replay_lines(a, src), True
+        except InputError:  # a name or an option with no literal: carry the table instead
+            pass
+    return _embed_lines(a, src), False
+
+
 def python_script(a) -> str:
     """The script of :meth:`Analysis.to_python`: it replays the steps that made the table (a file on disk read
     again by its absolute path, checked by its SHA-256) or carries the table as analysed (pasted, uploaded or
@@ -697,15 +709,7 @@ def python_script(a) -> str:
     t = a.table
     src = a.source
     date = _dt.date.today().isoformat()
-    body = None
-    if src is not None and src.kind == "file":
-        try:
-            body = _replay_lines(a, src)
-        except InputError:  # a name or an option with no literal: carry the table instead
-            body = None
-    replays = body is not None
-    if body is None:
-        body = _embed_lines(a, src)
+    body, replays = table_lines(a, src)
     lines = [_SCRIPT_HEADER.rstrip("\n")]
     if replays:
         lines += (["import hashlib", "import sys"] if src.sha256 is not None else []) + [

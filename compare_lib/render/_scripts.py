@@ -126,21 +126,12 @@ def ranking_script(table, *, model: str = "plackett-luce", samples: int = 4000, 
     from types import SimpleNamespace
 
     from compare_lib.core._table import as_table
-    from compare_lib.render._document import _SCRIPT_HEADER, _call, _embed_lines, _replay_lines
+    from compare_lib.render._document import _SCRIPT_HEADER, _call, table_lines
 
     seed = check_seed(seed)
     t = as_table(table)
     src = t.provenance
-    holder = SimpleNamespace(table=t)  # what the analysis script's table steps read
-    body = None
-    if src is not None and src.kind == "file":
-        try:
-            body = _replay_lines(holder, src)
-        except InputError:  # a name or an option with no literal: carry the table instead
-            body = None
-    replays = body is not None
-    if body is None:
-        body = _embed_lines(holder, src)
+    body, replays = table_lines(SimpleNamespace(table=t), src)  # the analysis script's steps read only .table
     options = {"model": model, "samples": int(samples), "seed": seed, "chains": int(chains), "warmup": int(warmup)}
     options.update({k: float(v) for k, v in (("prior", prior), ("strength_sd", strength_sd), ("tie_sd", tie_sd))
                     if v is not None})
