@@ -335,7 +335,8 @@ def read_items_upload(data: bytes, name: str) -> cl.Items:
     APP_MAX_ITEM_ROWS rows (shared by the sessions that give the same bytes; read-only)."""
     from compare_lib.io._items import _LM_EVAL_LOOSE, read_item_upload
 
-    items = isolated(read_item_upload, data, name, display=name, max_rows=cl.limits.APP_MAX_ITEM_ROWS)
+    items = isolated(read_item_upload, data, name, display=name, max_rows=cl.limits.APP_MAX_ITEM_ROWS,
+                     max_unzip_bytes=cl.limits.APP_MAX_UNZIP_BYTES)
     if name != "pasted text" and not name.lower().endswith(".zip") and not _LM_EVAL_LOOSE.match(name):
         # One file that cl.read_items reads as it is: the reproducing script reads it again from beside itself
         # (checked by its SHA-256). A zip, or a samples file whose model is named by its folder, is carried instead.
