@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import math
+import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -272,6 +273,50 @@ def free_upload(uploaded: Any) -> None:
     file_id = getattr(uploaded, "file_id", None)
     if ctx is not None and file_id and getattr(ctx, "uploaded_file_mgr", None) is not None:
         ctx.uploaded_file_mgr.remove_file(session_id=ctx.session_id, file_id=file_id)
+        # The uploader's value (an UploadedFile: a BytesIO of the whole file) stays in the session's widget state
+        # until the widget changes: closing it frees its buffer (measured: 10 MB per session that uploaded). The
+        # page then treats it as freed (uploaded_was_freed).
+        close = getattr(uploaded, "close", None)
+        if close is not None:
+            close()
+
+
+def uploaded_was_freed(uploaded: Any) -> bool:
+    """Whether the file uploader's value is a file whose bytes :func:`free_upload` dropped: Streamlit's
+    ``DeletedFile`` (no ``getvalue``) or the closed upload of this run."""
+    return uploaded is not None and (not hasattr(uploaded, "getvalue") or bool(getattr(uploaded, "closed", False)))
+
+
+#: Seconds between two full garbage collections of the server (collect_now_and_then).
+GC_EVERY_SECONDS = 30.0
+_gc_lock = threading.Lock()
+_gc_last = [0.0]
+
+
+def collect_now_and_then(every: float | None = None) -> bool:
+    """A full garbage collection of the server at most every ``every`` seconds (server-wide, whichever run comes
+    first), called by app.py at the end of each run. Why (issue 31): Streamlit's own collection after every run is
+    off (``runner.postScriptGC = false``: it cost more than the run), and Python's automatic collector seldom
+    reaches the oldest generation in a server of millions of long-lived objects, while each page run leaves cycles
+    (the page's globals and the functions defined in them, a session's state and its script runner) that hold what
+    the run held: an upload's bytes, a read file, a table. Measured with 12 uploads of 10 MB: 36 uploaded files, 12
+    read files and 13 tables stayed in memory after their sessions were dropped, freed by one collection (0.15-0.5 s
+    on this server). Returns True when it collected."""
+    import gc
+    import time
+
+    every = GC_EVERY_SECONDS if every is None else every
+    now = time.monotonic()
+    if now - _gc_last[0] < every or not _gc_lock.acquire(blocking=False):
+        return False
+    try:
+        if now - _gc_last[0] < every:
+            return False
+        gc.collect()
+        _gc_last[0] = time.monotonic()
+        return True
+    finally:
+        _gc_lock.release()
 
 
 def results_token(data: bytes, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:
