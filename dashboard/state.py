@@ -287,15 +287,44 @@ def uploaded_was_freed(uploaded: Any) -> bool:
     return uploaded is not None and (not hasattr(uploaded, "getvalue") or bool(getattr(uploaded, "closed", False)))
 
 
-#: Seconds between two full garbage collections of the server (collect_now_and_then).
+#: Seconds between two full garbage collections of the server (collect_now_and_then), and how long after the last
+#: page run the collections go on (an ended session is dropped disconnectedSessionTTL = 120 s after it closed).
 GC_EVERY_SECONDS = 30.0
+GC_IDLE_SECONDS = 300.0
 _gc_lock = threading.Lock()
 _gc_last = [0.0]
+_last_run = [0.0]
+_collector: list[threading.Thread] = []
+
+
+def note_run() -> None:
+    """Called by app.py at the end of each page run: starts, once per server, the thread that collects garbage every
+    GC_EVERY_SECONDS while pages ran within GC_IDLE_SECONDS (so an idle server does no work), and remembers the run.
+    A thread rather than the run itself: the memory of sessions that ended is freed after they are dropped, when no
+    page may run any more, and no visitor's run waits for a collection."""
+    import time
+
+    _last_run[0] = time.monotonic()
+    if _collector:
+        return
+    with _gc_lock:
+        if _collector:
+            return
+
+        def collect_while_busy() -> None:
+            while True:
+                time.sleep(GC_EVERY_SECONDS)
+                if time.monotonic() - _last_run[0] < GC_IDLE_SECONDS:
+                    collect_now_and_then()
+
+        thread = threading.Thread(target=collect_while_busy, name="dashboard-gc", daemon=True)
+        _collector.append(thread)
+    thread.start()
 
 
 def collect_now_and_then(every: float | None = None) -> bool:
     """A full garbage collection of the server at most every ``every`` seconds (server-wide, whichever run comes
-    first), called by app.py at the end of each run. Why (issue 31): Streamlit's own collection after every run is
+    first), called by the thread of :func:`note_run`. Why (issue 31): Streamlit's own collection after every run is
     off (``runner.postScriptGC = false``: it cost more than the run), and Python's automatic collector seldom
     reaches the oldest generation in a server of millions of long-lived objects, while each page run leaves cycles
     (the page's globals and the functions defined in them, a session's state and its script runner) that hold what

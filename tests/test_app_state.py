@@ -239,3 +239,19 @@ def test_free_upload_removes_streamlits_copy_and_closes_the_uploaders_value(monk
     assert uploaded.closed and state.uploaded_was_freed(uploaded)
     assert state.uploaded_was_freed(types.SimpleNamespace(file_id="f1"))  # Streamlit's DeletedFile: no getvalue
     assert not state.uploaded_was_freed(None)
+
+
+def test_one_collector_thread_starts_with_the_first_run():
+    """The collection runs in one daemon thread per server (note_run, called at the end of each page run)."""
+    import sys
+    import threading
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    new_app()  # one run of the app
+    state.note_run()
+    state.note_run()
+    threads = [t for t in threading.enumerate() if t.name == "dashboard-gc"]
+    assert len(threads) == 1 and threads[0].daemon and threads[0].is_alive()
