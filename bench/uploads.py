@@ -349,6 +349,8 @@ def main() -> None:
     parser.add_argument("--files", type=Path, default=None, help="keep the made files in this folder (made once)")
     parser.add_argument("--env", nargs="*", default=[], metavar="NAME=VALUE",
                         help="environment of the server, e.g. MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="with --ttl: measure once more this many seconds after the sessions were dropped")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep the server this many seconds after the last measure (to inspect it)")
     parser.add_argument("--ttl", type=float, default=None,
@@ -426,6 +428,10 @@ def main() -> None:
             time.sleep(5)
             print(f"server tree once the sessions were dropped ({args.ttl:g} s after they closed, then one visit): "
                   f"{tree_pss_mb(proc.pid)[0]:.0f} MB PSS", flush=True)
+            if args.settle:
+                time.sleep(args.settle)
+                print(f"... and {args.settle:g} s later (the dashboard collects garbage every 30 s): "
+                      f"{tree_pss_mb(proc.pid)[0]:.0f} MB PSS", flush=True)
         peak_at = max(sampler.samples, key=lambda s: s[1])[0] if sampler.samples else 0
         print(f"PSS peak at {peak_at:.1f} s; PSS every second: " + " ".join(
             f"{mb:.0f}" for t, mb, _ in sampler.samples[::5]), flush=True)
