@@ -81,8 +81,9 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def tree_pss_mb(pid: int) -> tuple[float, int]:
-    """PSS of ``pid`` and all its descendants (MB), and how many processes that is."""
+def tree_pss_mb(pid: int, parts: dict | None = None) -> tuple[float, int]:
+    """PSS of ``pid`` and all its descendants (MB), and how many processes that is. ``parts``, when given, receives
+    the PSS of ``pid`` itself under "server" and of its descendants (the reader workers) under "readers"."""
     total, todo, seen = 0, [pid], 0
     while todo:
         p = todo.pop()
@@ -90,8 +91,12 @@ def tree_pss_mb(pid: int) -> tuple[float, int]:
         try:
             for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
-                    total += int(line.split()[1])
+                    kb = int(line.split()[1])
+                    total += kb
                     seen += 1
+                    if parts is not None:
+                        key = "server" if p == pid else "readers"
+                        parts[key] = parts.get(key, 0.0) + kb / 1024
                     break
         except OSError:
             continue
@@ -106,14 +111,18 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.pid, self.interval, self.stop = pid, interval, threading.Event()
         self.peak, self.peak_procs, self.samples = 0.0, 0, []
+        self.peak_parts: dict = {}  # the server's own PSS and its readers' at the peak
+        self.server_peak = 0.0  # the server process alone, its own peak
 
     def run(self) -> None:
         t0 = time.perf_counter()
         while not self.stop.is_set():
-            mb, procs = tree_pss_mb(self.pid)
+            parts: dict = {}
+            mb, procs = tree_pss_mb(self.pid, parts)
             self.samples.append((time.perf_counter() - t0, mb, procs))
+            self.server_peak = max(self.server_peak, parts.get("server", 0.0))
             if mb > self.peak:
-                self.peak, self.peak_procs = mb, procs
+                self.peak, self.peak_procs, self.peak_parts = mb, procs, parts
             time.sleep(self.interval)
 
 
@@ -340,6 +349,10 @@ def main() -> None:
     parser.add_argument("--files", type=Path, default=None, help="keep the made files in this folder (made once)")
     parser.add_argument("--env", nargs="*", default=[], metavar="NAME=VALUE",
                         help="environment of the server, e.g. MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="with --ttl: measure once more this many seconds after the sessions were dropped")
+    parser.add_argument("--hold", type=float, default=0.0,
+                        help="keep the server this many seconds after the last measure (to inspect it)")
     parser.add_argument("--ttl", type=float, default=None,
                         help="server.disconnectedSessionTTL (s); with it, the PSS is measured again once the closed "
                              "sessions are dropped (Streamlit's default keeps them 120 s)")
@@ -396,6 +409,9 @@ def main() -> None:
         print(f"{len(outs)} sessions, {len(errors)} errors; peak PSS of the server tree {sampler.peak:.0f} MB "
               f"({sampler.peak_procs} processes), idle {idle:.0f} MB before, {after:.0f} MB 5 s after; server CPU "
               f"{cpu:.1f} s over {wall:.1f} s", flush=True)
+        print(f"at the peak: server {sampler.peak_parts.get('server', 0):.0f} MB, reader workers "
+              f"{sampler.peak_parts.get('readers', 0):.0f} MB; the server process alone peaked at "
+              f"{sampler.server_peak:.0f} MB", flush=True)
         if reads:
             print(f"read time (rerun with the file -> loaded) median {statistics.median(reads):.2f} s, p90 "
                   f"{quantile(reads, 0.9):.2f} s, max {max(reads):.2f} s; upload (PUT) median "
@@ -412,9 +428,14 @@ def main() -> None:
             time.sleep(5)
             print(f"server tree once the sessions were dropped ({args.ttl:g} s after they closed, then one visit): "
                   f"{tree_pss_mb(proc.pid)[0]:.0f} MB PSS", flush=True)
+            if args.settle:
+                time.sleep(args.settle)
+                print(f"... and {args.settle:g} s later (the dashboard collects garbage every 30 s): "
+                      f"{tree_pss_mb(proc.pid)[0]:.0f} MB PSS", flush=True)
         peak_at = max(sampler.samples, key=lambda s: s[1])[0] if sampler.samples else 0
         print(f"PSS peak at {peak_at:.1f} s; PSS every second: " + " ".join(
             f"{mb:.0f}" for t, mb, _ in sampler.samples[::5]), flush=True)
+        time.sleep(args.hold)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)

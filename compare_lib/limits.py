@@ -132,6 +132,8 @@ APP_MAX_LINK_CELLS = 20_000
 APP_MAX_DROP_CHARS = 1500
 #: Item-level rows (model x task x item) the app reads (issue 30).
 APP_MAX_ITEM_ROWS = 2_000_000
+#: Bytes a zip of item-level files may unpack to in the app (checked in the zip's directory before unpacking).
+APP_MAX_UNZIP_BYTES = 300_000_000
 #: A sheet's used range (rows x columns) the app reads.
 APP_MAX_SHEET_CELLS = 5_000_000
 #: Untrusted input is read in a child process with these limits: memory above the child's start (MB),

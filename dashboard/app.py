@@ -85,6 +85,7 @@ def main() -> None:
 # The whole run in one guard (issue 31): an unexpected exception anywhere, in the frame or on the page, is a short
 # message with an id on the page and a traceback in the server log, whatever client.showErrorDetails says.
 ui.guarded(main, where="the app")
+state.note_run()  # a thread frees what finished runs and ended sessions left in reference cycles (issue 31)
 if os.environ.get("COMPARE_DASHBOARD_RUNLOG"):
     # One line per page run: its page and the seconds from the rerun request reaching this script to its end.
     with open(os.environ["COMPARE_DASHBOARD_RUNLOG"], "a", encoding="utf-8") as log:

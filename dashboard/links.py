@@ -382,14 +382,22 @@ MAX_LINK_CELLS = cl.limits.APP_MAX_LINK_CELLS
 
 
 def _link_text(value: Any, kind: str) -> Any:
-    if kind == "list":
-        return [str(v) for v in value]
-    if kind == "bool":
-        return bool(value)
-    if kind == "float":
-        return f"{float(value):.10g}"
-    if kind == "int":
-        return str(int(value))
+    """The text of a choice in a link, or None for a value that has none: a page writes its choices into the
+    session only from the tab that is open (issue 31), so a value that came with a link (or an older session) and
+    that no widget has checked yet may still be there, e.g. inf for a whole number; such a value is left out of
+    the link rather than raising."""
+    try:
+        if kind == "list":
+            return [str(v) for v in value] if isinstance(value, (list, tuple)) else None
+        if kind == "bool":
+            return bool(value)
+        if kind in ("float", "int"):
+            number = float(value)
+            if not math.isfinite(number):
+                return None
+            return f"{number:.10g}" if kind == "float" else str(int(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
     return str(value)
 
 
@@ -990,8 +998,9 @@ def _view_params(page: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
     for choice in CHOICES:
         if choice.page == page or choice.param in shown_here:
             value = choice.value(ss)
-            if value is not None:
-                choices[choice.param] = _link_text(value, choice.kind)
+            text = None if value is None else _link_text(value, choice.kind)
+            if text is not None:
+                choices[choice.param] = text
     table = state.full_table()
     origin = state.origin()
     params: dict[str, Any] = {}

@@ -338,3 +338,24 @@ def test_renamed_and_selected_models_follow_into_the_page():
     assert not at.exception and not at.error
     spec = _figure(charts(at)[0])
     assert len(spec.data[0].y) == 3  # 3 pairs of the 3 models kept
+
+
+def test_a_zip_beyond_the_apps_unzip_limit_is_refused_with_the_limit():
+    """Issue 31: the app passes its own unpack limit (smaller than the library's 1 GiB) to the reader: a zip whose
+    directory says its samples files unpack to more is refused before unpacking, with a message stating the
+    limit, and the table in use stays."""
+    limit = cl.limits.APP_MAX_UNZIP_BYTES
+    assert limit < cl.limits.MAX_INPUT_BYTES
+    data = bytearray(_lm_eval_zip())
+    # Every member's uncompressed size in the central directory (offset 24 of each entry) set so that the
+    # total is limit + 1: what a zip bomb's directory says, without making one.
+    entries = [i for i in range(len(data)) if data.startswith(b"PK\x01\x02", i)]
+    sizes = [limit // len(entries)] * len(entries)
+    sizes[0] += limit + 1 - sum(sizes)
+    for at_, size in zip(entries, sizes):
+        data[at_ + 24:at_ + 28] = size.to_bytes(4, "little")
+    at = _upload(new_app(), "bomb.zip", bytes(data))
+    message = " ".join(texts(at.error))
+    assert f"would unpack to {limit + 1:,} bytes" in message and f"at most {limit:,} bytes" in message, message
+    assert "bomb.zip" in message
+    assert at.session_state["origin"].kind == "sample" and "items" not in at.session_state

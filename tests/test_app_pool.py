@@ -7,8 +7,20 @@ from streamlit.testing.v1 import AppTest
 from .apptest_helpers import open_page, by_label, texts
 
 
+PAIR, DEMOS = "One pair in every pool", "Teaching demos"
+
+
 def _pool_app(**query) -> AppTest:
+    """The page, on the tab of ``ptab`` (the subset explorer without it): only the open tab runs."""
     return open_page("pool", **query)
+
+
+def _open_tab(at: AppTest, label: str) -> AppTest:
+    """Switch tabs as the tab bar does (it reruns the page), through the page's own request slot."""
+    at.session_state["pool_tab_request"] = label
+    at.run()
+    assert not at.exception, at.exception
+    return at
 
 
 def _changed_line(at) -> str:
@@ -40,7 +52,7 @@ def test_explorer_needs_two_classifiers():
 
 
 def test_one_pair_tab_and_smallest_flip():
-    at = _pool_app(sample="benavoli2016")
+    at = _pool_app(sample="benavoli2016", ptab=PAIR)
     by_label(at.selectbox, "Classifier A").set_value("C2")
     at.run()
     by_label(at.selectbox, "Classifier B").set_value("C4")
@@ -51,7 +63,7 @@ def test_one_pair_tab_and_smallest_flip():
 
 
 def test_all_pairs_reproduces_table1():
-    at = _pool_app(sample="benavoli2016")
+    at = _pool_app(sample="benavoli2016", ptab="All pairs")
     dep = next(d.value for d in at.dataframe if "2 others" in d.value.columns)
     c2c4 = dep[(dep["a"] == "C2") & (dep["b"] == "C4")].iloc[0]
     assert (c2c4["2 others"], c2c4["3 others"], c2c4["4 others"]) == ("7/10", "9/10", "3/5")
@@ -71,7 +83,7 @@ def test_procedures_and_friedman_gate():
 def test_demo_example1_button():
     """Issue 23: the example opens the subset explorer on A and B alone, where the mean-ranks verdict differs from
     the full pool's; a message says the loaded table was replaced, and a button brings it back."""
-    at = _pool_app()
+    at = _pool_app(ptab=DEMOS)
     at.button(key="demo1").click()
     at.run()
     assert not at.exception
@@ -89,7 +101,7 @@ def test_demo_example1_button():
 
 
 def test_demo_example2_simulation_runs_with_progress():
-    at = _pool_app()
+    at = _pool_app(ptab=DEMOS)
     form_inputs = [w for w in at.number_input if w.label in ("Mean of B", "Data sets", "Repetitions", "Seed")]
     assert [w.label for w in form_inputs] == ["Mean of B", "Data sets", "Repetitions", "Seed"]
     by_label(at.number_input, "Repetitions").set_value(400)
@@ -102,7 +114,7 @@ def test_demo_example2_simulation_runs_with_progress():
 
 
 def test_demo_example2_bad_means():
-    at = _pool_app()
+    at = _pool_app(ptab=DEMOS)
     at.text_input[0].set_value("5, six, 7")
     at.button(key="FormSubmitter:demo2-Run the simulation").click()
     at.run()
@@ -110,10 +122,13 @@ def test_demo_example2_bad_means():
 
 
 def test_demo_example3_button():
-    at = _pool_app()
+    at = _pool_app(ptab=DEMOS)
     at.button(key="demo3").click()
     at.run()
     assert any("54 data sets × 7 classifiers" in c for c in texts(at.caption))
+    # It opens All pairs (Benavoli et al.'s counts), and the explorer holds the example's pool of four.
+    assert any("2 others" in d.value.columns for d in at.dataframe)
+    _open_tab(at, "Subset explorer")
     assert "of 6 pairs" in _changed_line(at)
 
 
@@ -144,7 +159,7 @@ def test_multiple_comparisons_demo_matches_the_library():
     and the charts come from cl.familywise_error."""
     import compare_lib as cl
 
-    at = _pool_app()
+    at = _pool_app(ptab=DEMOS)
     by_label(at.number_input, "Largest k").set_value(4)
     by_label(at.number_input, "Tables per k").set_value(200)
     at.button(key="FormSubmitter:fwer_demo-Run the simulation").click()
@@ -165,3 +180,29 @@ def test_a_link_opens_the_pool_tab():
     assert at.query_params["ptab"] in ("All pairs", ["All pairs"])
     at = _pool_app(ptab="Nowhere")
     assert any("is not on this page" in w for w in texts(at.warning))
+
+
+def test_only_the_open_tab_runs_and_the_pool_is_kept_across_tabs():
+    """Issue 31: a page run draws the open tab only (the others' widgets, tables and charts are not made); the
+    explorer's pool and the pair stay as chosen when the reader switches tabs and back."""
+    at = _pool_app(sample="benavoli2016")
+    assert [m.label for m in at.multiselect] == ["Classifiers in the pool (add or remove and watch the verdicts)"]
+    assert not [s for s in at.selectbox if s.label in ("Classifier A", "Classifier B")]
+    assert not at.button and not any("2 others" in d.value.columns for d in at.dataframe)
+    _members(at).set_value(["C1", "C2", "C3", "C4", "C5", "C7"])
+    at.run()
+    _open_tab(at, PAIR)
+    assert not at.multiselect and not any(d.value.columns[0] == "a" and "z (this pool)" in d.value.columns
+                                          for d in at.dataframe)
+    by_label(at.selectbox, "Classifier A").set_value("C2")
+    at.run()
+    by_label(at.selectbox, "Classifier B").set_value("C4")
+    at.run()
+    # The smallest flip starts from the explorer's pool, although the explorer did not run.
+    text = " ".join(texts(at.markdown))
+    assert "From the explorer's pool (not significant there)" in text
+    _open_tab(at, "Subset explorer")
+    assert _members(at).value == ["C1", "C2", "C3", "C4", "C5", "C7"]
+    assert "mean ranks 1, Wilcoxon 0, sign test 0 of 15 pairs" in _changed_line(at)
+    _open_tab(at, PAIR)
+    assert by_label(at.selectbox, "Classifier A").value == "C2" and by_label(at.selectbox, "Classifier B").value == "C4"

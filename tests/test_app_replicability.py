@@ -8,8 +8,20 @@ from .apptest_helpers import open_page, by_label, texts
 from .conftest import SAMPLES
 
 
+PLAN, FOLDS, RUN = "How many data sets do I need?", "Tests on fold-level results", "Run an experiment"
+
+
 def _app(**query) -> AppTest:
+    """The page, on the tab of ``rtab`` (the data-set selection experiment without it): only the open tab runs."""
     return open_page("replicability", **query)
+
+
+def _open_tab(at: AppTest, label: str) -> AppTest:
+    """Switch tabs as the tab bar does (it reruns the page), through the page's own request slot."""
+    at.session_state["rep_tab_request"] = label
+    at.run()
+    assert not at.exception, at.exception
+    return at
 
 
 def test_selection_experiment_section():
@@ -34,7 +46,7 @@ def test_selection_experiment_on_a_small_table_warns():
 
 
 def test_fold_level_sample_and_table1():
-    at = _app()
+    at = _app(rtab=FOLDS)
     frames = [d.value for d in at.dataframe]
     rep = next(f for f in frames if "almost_consistent" in f.columns and "scheme" in f.columns)
     assert {"5x2cv (Dietterich)", "corrected repeated cv", "corrected resampled t-test"} <= set(rep["test"])
@@ -44,7 +56,7 @@ def test_fold_level_sample_and_table1():
 
 
 def test_fold_level_upload_good_and_bad():
-    at = _app()
+    at = _app(rtab=FOLDS)
     by_label(at.radio, "Fold-level data").set_value("Upload a fold-level file")
     at.run()
     uploader = at.file_uploader[0]
@@ -65,7 +77,7 @@ def test_fold_level_upload_good_and_bad():
 
 
 def test_run_experiment_section_and_use_the_averages():
-    at = _app()
+    at = _app(rtab=RUN)
     form_multis = {w.label: w for w in at.multiselect}
     form_multis["Classifiers"].set_value(["naive Bayes", "decision tree"])
     form_multis["Data sets"].set_value(["iris", "wine"])
@@ -76,7 +88,9 @@ def test_run_experiment_section_and_use_the_averages():
     at.run()
     assert not at.exception, at.exception
     assert any("80 fold-level results" in s for s in texts(at.success))
+    _open_tab(at, FOLDS)
     assert "The experiment run on the Replicability page" in by_label(at.radio, "Fold-level data").options
+    _open_tab(at, RUN)
     at.button(key="w_use_experiment").click()
     at.run()
     assert not at.exception
@@ -84,7 +98,7 @@ def test_run_experiment_section_and_use_the_averages():
 
 
 def test_run_experiment_bad_classifier():
-    at = _app()
+    at = _app(rtab=RUN)
     by_label(at.text_input, "Another scikit-learn classifier (optional)").set_value("sklearn.nothing.Here")
     at.button(key="FormSubmitter:experiment-Run").click()
     at.run()
@@ -98,7 +112,7 @@ def test_planning_view_power_curve_and_detectable_difference():
 
     import compare_lib as cl
 
-    at = open_page("replicability")
+    at = _app(rtab=PLAN)
     at.number_input(key="w_plan_nmax").set_value(20)
     at.number_input(key="w_plan_reps").set_value(200)
     at.button(key="w_plan_run").click()
@@ -125,3 +139,24 @@ def test_replicability_opens_with_one_sentence():
     sentence = cl.report.selection_sentence(result, a, b, 14)
     assert sentence.startswith("Drawing 10 of your 14 data sets at random (1,000 draws), Wilcoxon rejects")
     assert any(sentence in m for m in texts(at.markdown))
+
+
+def test_only_the_open_tab_runs_and_settings_are_kept_across_tabs():
+    """Issue 31: a page run draws the open tab only (the other tabs' widgets, tables and forms are not made); what
+    the reader chose in a tab is there again when they come back to it."""
+    at = _app()
+    assert by_label(at.number_input, "Data sets per sample")
+    assert not [w for w in at.number_input if w.key in ("w_plan_nmax", "w_exp_seeds")]
+    assert not at.dataframe and not at.file_uploader
+    by_label(at.number_input, "Seed").set_value(7)
+    at.run()
+    _open_tab(at, FOLDS)
+    assert not [w for w in at.number_input if w.key == "w_rep_seed"]
+    assert any("pair" in d.value.columns for d in at.dataframe)  # Bouckaert & Frank's table, drawn in this tab
+    _open_tab(at, PLAN)
+    at.number_input(key="w_plan_nmax").set_value(25)
+    at.run()
+    _open_tab(at, "How replicable is my verdict?")
+    assert at.number_input(key="w_rep_seed").value == 7
+    _open_tab(at, PLAN)
+    assert at.number_input(key="w_plan_nmax").value == 25

@@ -178,3 +178,80 @@ def test_pool_and_omnibus_choices_travel_in_the_link():
     assert link.get("pproc") == ["holm"]
     fresh = goto(_open(link), "pool")
     assert by_label(fresh.radio, "Correction for the pool's m(m−1)/2 comparisons").value == "Holm within the pool"
+
+
+def test_the_server_collects_cycles_now_and_then():
+    """Issue 31: what finished runs leave in reference cycles (a page's globals and its functions, an ended session
+    and its script runner) is freed by a full collection at most every GC_EVERY_SECONDS, server-wide."""
+    import gc
+    import sys
+    import weakref
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    class Held:  # stands for an upload's bytes held by a cycle
+        pass
+
+    def cycle():
+        page_globals = {"data": Held()}
+        page_globals["callback"] = page_globals  # a dict that holds itself, as a page's globals hold its functions
+        return weakref.ref(page_globals["data"])
+
+    gc.disable()  # the automatic collector must not do it for us
+    try:
+        alive = cycle()
+        assert alive() is not None  # only a collection frees it
+        assert state.collect_now_and_then(every=0.0)
+        assert alive() is None
+        alive = cycle()
+        assert not state.collect_now_and_then(every=3600.0)  # the last collection is too recent: nothing done
+        assert alive() is not None
+        assert state.collect_now_and_then(every=0.0) and alive() is None
+    finally:
+        gc.enable()
+
+
+def test_free_upload_removes_streamlits_copy_and_closes_the_uploaders_value(monkeypatch):
+    """Issue 31: once read, an upload's bytes leave the server: Streamlit's copy is removed from its file manager and
+    the uploader's value (a BytesIO of the whole file, kept in the session's widget state) is closed, which the page
+    reads as freed."""
+    import sys
+    import types
+    from pathlib import Path
+
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.scriptrunner_utils import script_run_context
+    from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    removed = []
+    manager = types.SimpleNamespace(remove_file=lambda session_id, file_id: removed.append((session_id, file_id)))
+    ctx = types.SimpleNamespace(session_id="s1", uploaded_file_mgr=manager)
+    monkeypatch.setattr(script_run_context, "get_script_run_ctx", lambda suppress_warning=False: ctx)
+    uploaded = UploadedFile(UploadedFileRec("f1", "scores.csv", "text/csv", b"dataset,A,B\nd1,1,2\n"), FileURLs())
+    assert not state.uploaded_was_freed(uploaded) and uploaded.getvalue().startswith(b"dataset")
+    state.free_upload(uploaded)
+    assert removed == [("s1", "f1")]
+    assert uploaded.closed and state.uploaded_was_freed(uploaded)
+    assert state.uploaded_was_freed(types.SimpleNamespace(file_id="f1"))  # Streamlit's DeletedFile: no getvalue
+    assert not state.uploaded_was_freed(None)
+
+
+def test_one_collector_thread_starts_with_the_first_run():
+    """The collection runs in one daemon thread per server (note_run, called at the end of each page run)."""
+    import sys
+    import threading
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    new_app()  # one run of the app
+    state.note_run()
+    state.note_run()
+    threads = [t for t in threading.enumerate() if t.name == "dashboard-gc"]
+    assert len(threads) == 1 and threads[0].daemon and threads[0].is_alive()

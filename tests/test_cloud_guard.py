@@ -33,8 +33,8 @@ PAGE_CALLS = {
     "load_data": (cl.report, "scores_with_ranks"),
     "omnibus": (cl.report, "omnibus_sentence"),
     "posthoc": (cl.plots, "cd_caption"),
-    "pool": (cl, "smallest_flip"),
-    "replicability": (cl, "replicability_counts"),
+    "pool": (cl, "pool_verdicts"),  # the open tab only runs (issue 31): the subset explorer's
+    "replicability": (cl, "selection_experiment"),  # the first tab's one-sentence answer
     "bayesian": (cl, "suggest_rope"),
 }
 

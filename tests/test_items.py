@@ -414,3 +414,47 @@ def test_missing_names_and_is_correct_only(tmp_path):
     assert items.metric == "is_correct" and "score = evaluation.is_correct" in items.notes[0]
     pd.testing.assert_frame_equal(_sorted(items), _sorted(cl.read_items(ITEMS / "long.csv")))
     assert items.task_table().direction_reason == "higher is better: 'is_correct' is 1 for a correct item"
+
+
+def _zip_of(members: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_item_upload_zip_is_refused_beyond_the_callers_unzip_limit():
+    """Issue 31: the caller's unpack limit (the dashboard's, smaller than the library's) is checked in the zip's
+    directory, and the message states it; the same zip within the limit, or without one, is read."""
+    from compare_lib.io._items import read_item_upload
+
+    lm_eval = Path(__file__).parent / "data" / "items" / "lm_eval"
+    members = {f"run/{p.parent.name}/{p.name}": p.read_bytes() for p in sorted(lm_eval.rglob("samples_*.jsonl"))}
+    unpacked = sum(len(v) for v in members.values())
+    data = _zip_of(members)
+    limit = unpacked - 1
+    with pytest.raises(cl.InputError) as err:
+        read_item_upload(data, "run.zip", max_unzip_bytes=limit)
+    message = str(err.value)
+    assert f"would unpack to {unpacked:,} bytes" in message and f"at most {limit:,} bytes" in message
+    assert "run.zip" in message
+    within = read_item_upload(data, "run.zip", max_unzip_bytes=unpacked, score_col="acc")
+    default = read_item_upload(data, "run.zip", score_col="acc")
+    direct = cl.read_items(lm_eval, score_col="acc")
+    for items in (within, default):
+        assert items.models == direct.models and items.tasks == direct.tasks
+        pd.testing.assert_frame_equal(items.task_table().scores, direct.task_table().scores)
+    # A limit above the library's own is the library's.
+    from compare_lib.limits import MAX_INPUT_BYTES
+    from compare_lib.io._items import _unzip_samples
+
+    forged = bytearray(_zip_of({"m/samples_t_1.jsonl": b"{}\n"}))
+    # The zip directory's uncompressed size (central directory entry, offset 24) says more than the library reads.
+    cd = forged.rfind(b"PK\x01\x02")
+    forged[cd + 24:cd + 28] = (MAX_INPUT_BYTES + 1).to_bytes(4, "little")
+    with pytest.raises(cl.InputError, match=f"at most {MAX_INPUT_BYTES:,} bytes"):
+        _unzip_samples(bytes(forged), "forged.zip", Path("/nonexistent"), max_bytes=MAX_INPUT_BYTES * 4)

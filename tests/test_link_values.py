@@ -49,6 +49,17 @@ SILENT = {"fa", "fb", "fscheme", "ftest", "bfa", "bfb", "bfscheme", "bfds", "bfs
 VALID = {("qdiff", "-1"), ("d2b", "-1"), ("d2others", "-1"), ("bddelta", "-1")}
 
 
+PLAN, RUN = "How many data sets do I need?", "Run an experiment"  # tabs of the Replicability page
+
+
+def _open_tab(at: AppTest, label: str) -> AppTest:
+    """Open a tab of the Replicability page as its tab bar does (only the open tab runs, issue 31)."""
+    at.session_state["rep_tab_request"] = label
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _dropz(value: str) -> str:
     return links._pack(PACKED[value]) if value in PACKED else value
 
@@ -119,8 +130,8 @@ def _check_page(page: str, value: str, baselines: dict) -> None:
     for key in _keys(page):
         if any(c.key == key and (c.param, value) in VALID for c in links.CHOICES):
             continue
-        if page == "bayesian" and key in FOLD_VIEW_KEYS:
-            continue  # used (and checked) only on the fold-level view: test_fold_level_choices_...
+        if key in FOLD_VIEW_KEYS:
+            continue  # used (and checked) only on the fold-level view or tab: test_fold_level_choices_...
         assert _get(at, key) == base[key], (page, key, value[:40], _get(at, key))
     assert at.session_state["origin"] == base["origin"]
     assert at.number_input(key="alpha").value == pytest.approx(0.05)
@@ -139,23 +150,26 @@ def test_every_kind_of_hostile_value_on_every_page(page, value, baselines):
     _check_page(page, value, baselines)
 
 
-FOLD_VIEW_KEYS = {c.key for c in links.CHOICES if c.param in SILENT and c.page == "bayesian"}
-#: The Bayesian page's two views of fold-level results, and their silent choices.
-FOLD_VIEWS = {"Fold-level results": ("bfa", "bfb", "bfscheme", "bfds", "bfseed"),
-              "Hierarchical (fold level)": ("bha", "bhb", "bhscheme")}
+FOLD_VIEW_KEYS = {c.key for c in links.CHOICES if c.param in SILENT}
+#: The views of fold-level results (the Bayesian page's two, the Replicability page's tab: only the open view or
+#: tab runs, issue 31), and their silent choices.
+FOLD_VIEWS = {("bayesian", "bview", "Fold-level results"): ("bfa", "bfb", "bfscheme", "bfds", "bfseed"),
+              ("bayesian", "bview", "Hierarchical (fold level)"): ("bha", "bhb", "bhscheme"),
+              ("replicability", "rtab", "Tests on fold-level results"): ("fa", "fb", "fscheme", "ftest")}
 
 
-@pytest.mark.parametrize("view_name", list(FOLD_VIEWS))
+@pytest.mark.parametrize("view_name", list(FOLD_VIEWS), ids=lambda v: v[2])
 @pytest.mark.parametrize("value", FAST, ids=lambda v: v[:20])
 def test_fold_level_choices_of_a_link_fall_back_on_the_fold_view(value, view_name):
     """The fold-level choices name classifiers, schemes, data sets and seeds of fold-level results the link cannot
     see: the page checks them against the results it shows and falls back to its first entries."""
-    view = {"bview": view_name}
+    page, param, name = view_name
+    view = {param: name}
     keys = {c.key for c in links.CHOICES if c.param in FOLD_VIEWS[view_name]}
     assert keys <= FOLD_VIEW_KEYS
-    base = _open("bayesian", view)
+    base = _open(page, view)
     assert not base.exception, base.exception
-    at = _open("bayesian", view | {c.param: value for c in links.CHOICES if c.key in keys})
+    at = _open(page, view | {c.param: value for c in links.CHOICES if c.key in keys})
     assert not at.exception, at.exception
     for key in keys:
         assert _get(at, key) == _get(base, key) != "<absent>", key
@@ -212,13 +226,13 @@ def test_seeds_are_read_exactly_from_their_digits():
     at = _open("replicability", {"rseed": str(2**32 - 1), "qseed": "007"})
     assert not at.exception and not texts(at.warning)
     assert at.number_input(key="w_rep_seed").value == 2**32 - 1
-    assert at.number_input(key="w_plan_seed").value == 7
+    assert _open_tab(at, PLAN).number_input(key="w_plan_seed").value == 7
     at = _open("replicability", {"rseed": str(2**32), "qseed": "9007199254740993"})
     assert not at.exception
     shown = texts(at.warning)
     assert any(f"link's rseed '{2**32}' is not a whole number from 0 to 4,294,967,295" in w for w in shown), shown
     assert any("link's qseed '9007199254740993' is not a whole number" in w for w in shown), shown
-    assert at.number_input(key="w_rep_seed").value == 0 and at.number_input(key="w_plan_seed").value == 0
+    assert at.number_input(key="w_rep_seed").value == 0 and _open_tab(at, PLAN).number_input(key="w_plan_seed").value == 0
     at = _open("replicability", {"rsamples": "1e3", "rkmax": "5.0"})
     assert not at.exception
     assert at.number_input(key="w_rep_samples").value == 1000 and at.number_input(key="w_rep_kmax").value == 20
@@ -230,7 +244,7 @@ def test_valid_values_still_travel():
     at = _open("replicability", {"rsamples": "2000", "qdiff": "1e-3", "rkstep": "+3", "fratio": "0.25"})
     assert not at.exception and not texts(at.warning)
     assert at.number_input(key="w_rep_samples").value == 2000 and at.number_input(key="w_rep_kstep").value == 3
-    assert at.number_input(key="w_plan_diff").value == pytest.approx(0.001)
+    assert _open_tab(at, PLAN).number_input(key="w_plan_diff").value == pytest.approx(0.001)
     at = _open("bayesian", {"rope": "0.05", "bsamples": "20000", "bseed": str(2**31 - 1), "bdec": "0.99"})
     assert not at.exception and not texts(at.warning)
     assert by_label(at.number_input, "Seed").value == 2**31 - 1
@@ -254,6 +268,8 @@ def test_a_remembered_number_out_of_range_never_reaches_a_number_input(value):
     at = _open("replicability", state={key: value for key in keys})
     assert not at.exception, at.exception
     assert at.number_input(key="w_rep_seed").value == 0 and at.number_input(key="w_rep_samples").value == 1000
+    _open_tab(at, PLAN)  # the planning tab's widgets, drawn when it opens (issue 31: only the open tab runs)
+    assert at.number_input(key="w_plan_seed").value == 0 and at.number_input(key="w_plan_reps").value == 500
     at = _open("bayesian", state={"bay_rope": value, "bay_seed": value, "bay_prior_signed-rank": value})
     assert not at.exception, at.exception
     assert by_label(at.number_input, "Seed").value == 0
@@ -305,6 +321,9 @@ def test_the_widgets_offer_the_range_a_link_accepts(page):
     assert not at.exception, at.exception
     table = at.session_state["table"]
     widgets = list(at.number_input) + list(at.slider)
+    if page == "replicability":  # only the open tab runs (issue 31): each tab's widgets, drawn when it opens
+        for tab in (PLAN, RUN):
+            widgets += list(_open_tab(at, tab).number_input)
     checked = 0
     for choice in links.CHOICES:
         if choice.page != page or (choice.lo is None and choice.hi is None):

@@ -70,7 +70,11 @@ def _view_apps(page: str):
                                   "Wins / ties / losses", "Report"]),
              "bayesian": ("bview", ["One pair", "All pairs", "Effect sizes", "Fold-level results",
                                     "Hierarchical (fold level)", "Who is best?", "Significance is not relevance"]),
-             "omnibus": ("ochart", ["Mean ranks", "Ranks per data set"])}
+             "omnibus": ("ochart", ["Mean ranks", "Ranks per data set"]),
+             # only the open tab runs (issue 31): each tab's widgets
+             "pool": ("ptab", ["One pair in every pool", "All pairs", "Teaching demos"]),
+             "replicability": ("rtab", ["How many data sets do I need?", "Tests on fold-level results",
+                                        "Run an experiment"])}
     if page in views:
         param, options = views[page]
         for option in options:
@@ -160,9 +164,12 @@ def test_pool_and_replicability_links_keep_the_tab_and_settings():
     at.run()
     params = _fresh_equals(at, "pool")
     assert params.get("ptab") == "All pairs" and params.get("pproc") == "holm"
-    at = open_page("replicability", rtab="How many data sets do I need?")
-    at.number_input(key="w_plan_nmax").set_value(40)
+    at = open_page("replicability")
     at.number_input(key="w_rep_seed").set_value(5)
+    at.run()
+    at.session_state["rep_tab_request"] = "How many data sets do I need?"  # as the tab bar (only the open tab runs)
+    at.run()
+    at.number_input(key="w_plan_nmax").set_value(40)
     at.run()
     params = _fresh_equals(at, "replicability")
     assert params.get("qnmax") == "40" and params.get("rseed") == "5" and params.get("rtab") == "How many data sets do I need?"

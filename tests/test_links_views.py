@@ -30,6 +30,18 @@ FWER_RUN, DEMO2_RUN = "FormSubmitter:fwer_demo-Run the simulation", "FormSubmitt
 RELEVANCE_RUN, EXPERIMENT_RUN = "FormSubmitter:relevance-Run the demo", "FormSubmitter:experiment-Run"
 
 
+SELECTION, PLAN, FOLDS, RUN = ("How replicable is my verdict?", "How many data sets do I need?",
+                               "Tests on fold-level results", "Run an experiment")  # the Replicability page's tabs
+
+
+def _open_tab(at, label: str):
+    """Open a tab of the Replicability page as its tab bar does (only the open tab runs, issue 31)."""
+    at.session_state["rep_tab_request"] = label
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _params(at) -> dict:
     """The address share_view wrote after the last run (one value, or a list for a repeated parameter)."""
     return {key: at.query_params[key] for key in at.query_params}
@@ -171,23 +183,29 @@ def test_the_selection_experiment_and_the_power_curve_ask_for_a_run():
     at = open_page("replicability", **query)
     at.button(key="w_rep_run").click()
     at.run()
+    sent_selection = _shown(at)
+    _open_tab(at, PLAN)  # only the open tab runs (issue 31)
     at.button(key="w_plan_run").click()
     at.run()
     assert not at.exception, at.exception
     params = _params(at)
     assert params.get("rran") == "1" and params.get("qran") == "1"
     sent = _shown(at)
-    fresh = open_page("replicability", **params)
-    ran = _ran(fresh)
-    assert any("the selection experiment" in m for m in ran) and any("the power curve" in m for m in ran), ran
-    # Neither the selection curves nor the power curve: no run here yet.
-    assert not [c for c in fresh.get("plotly_chart") if c.key.startswith("sel_") or c.key == "plan_curve"]
-    fresh.button(key="w_rep_run").click()
-    fresh.run()
+    fresh = open_page("replicability", **params)  # on the planning tab, the link's
+    assert any("the power curve" in m for m in _ran(fresh)), _ran(fresh)
+    # No power curve: no run here yet.
+    assert not [c for c in fresh.get("plotly_chart") if c.key == "plan_curve"]
     fresh.button(key="w_plan_run").click()
     fresh.run()
     assert _shown(fresh) == sent and not _ran(fresh)
+    _open_tab(fresh, SELECTION)
+    assert any("the selection experiment" in m for m in _ran(fresh)), _ran(fresh)
+    assert not [c for c in fresh.get("plotly_chart") if c.key.startswith("sel_")]
+    fresh.button(key="w_rep_run").click()
+    fresh.run()
+    assert _shown(fresh) == sent_selection and not _ran(fresh)
     # A session that changes a setting after its run no longer shows that run's results as its view.
+    _open_tab(at, SELECTION)
     at.number_input(key="w_rep_samples").set_value(100)
     at.run()
     assert "rran" not in _params(at) and not _ran(at)
@@ -207,7 +225,7 @@ def _experiment_success(at) -> list[str]:
 
 
 def test_an_experiment_travels_as_its_form_and_a_fold_level_view_of_it_never_becomes_the_sample():
-    at = open_page("replicability", sample="demsar2006")
+    at = open_page("replicability", sample="demsar2006", rtab=RUN)
     _run_experiment(at)
     assert _experiment_success(at) == ["80 fold-level results: 2 classifiers, 2 data sets, 1 scheme(s), 2 seeds."]
     params = _params(at)
@@ -236,7 +254,7 @@ def test_an_experiment_travels_as_its_form_and_a_fold_level_view_of_it_never_bec
     assert not fresh.dataframe and not fresh.get("plotly_chart")  # not the sample's tests
     assert _params(fresh) == params  # the view keeps its source and the experiment's settings
     # The receiver runs the experiment the link describes (the form is filled in) and sees the sender's view.
-    fresh = goto(fresh, "replicability")
+    fresh = _open_tab(goto(fresh, "replicability"), RUN)
     fresh.button(key=EXPERIMENT_RUN).click()
     fresh.run()
     assert _experiment_success(fresh) == ["80 fold-level results: 2 classifiers, 2 data sets, 1 scheme(s), 2 seeds."]
@@ -259,7 +277,7 @@ def test_a_table_link_keeps_the_aggregation_and_the_fold_level_rows():
     at = upload(new_app(), "folds.csv", _long_csv())
     by_label(at.radio, "Runs/folds per cell").set_value("Median")
     at.run()
-    at = goto(at, "replicability")
+    at = _open_tab(goto(at, "replicability"), FOLDS)
     by_label(at.radio, "Fold-level data").set_value("The fold-level rows of the loaded table")
     at.run()
     assert not at.exception, at.exception
@@ -279,7 +297,7 @@ def test_a_table_link_keeps_the_aggregation_and_the_fold_level_rows():
 
 def test_fold_level_rows_too_large_to_travel_are_said_to_be_missing_not_replaced_by_the_sample():
     at = upload(new_app(), "many_folds.csv", _long_csv(n_datasets=40, folds=30))
-    at = goto(at, "replicability")
+    at = _open_tab(goto(at, "replicability"), FOLDS)
     by_label(at.radio, "Fold-level data").set_value("The fold-level rows of the loaded table")
     at.run()
     params = _params(at)
@@ -315,7 +333,7 @@ def test_fold_level_rows_a_link_cannot_read_are_left_out(folds):
     import links
 
     payload = {"higher": True, "csv": "dataset,A,B\nd1,1,2\nd2,3,4\nd3,5,7\n", "folds": folds}
-    at = open_page("replicability", data=links._pack(payload))
+    at = open_page("replicability", data=links._pack(payload), rtab=FOLDS)
     table = at.session_state["table"]
     assert table.classifiers == ["A", "B"] and table.folds is None
     assert by_label(at.radio, "Fold-level data").value.startswith("Sample")  # nothing to say: the user's own choice

@@ -447,10 +447,11 @@ def sniff_items(head: bytes | str, name: str) -> bool:
             and bool(cols & set(SCORE_NAMES)) and not cols & _NOT_ITEM_COLUMNS)
 
 
-def _unzip_samples(data: bytes, name: str, folder: Path) -> None:
+def _unzip_samples(data: bytes, name: str, folder: Path, max_bytes: int | None = None) -> None:
     """The lm-evaluation-harness samples files (and long tables) of a zip, written under ``folder`` as
     ``<model>/<file>`` (the member's parent folder names the model). Sizes are checked in the zip's directory
-    before anything is extracted (a zip bomb is refused), and member names are never used as paths."""
+    before anything is extracted (a zip bomb is refused: more than ``max_bytes`` unpacked, at most the library's
+    MAX_INPUT_BYTES), and member names are never used as paths."""
     import io
     import zipfile
 
@@ -464,9 +465,11 @@ def _unzip_samples(data: bytes, name: str, folder: Path) -> None:
                          "Zip the output folder of lm-eval run with --log_samples.")
     if len(members) > MAX_ITEM_FILES:
         raise InputError(f"The zip '{name}' holds {len(members):,} samples files; at most {MAX_ITEM_FILES:,} are read.")
+    limit = MAX_INPUT_BYTES if max_bytes is None else min(int(max_bytes), MAX_INPUT_BYTES)
     total = sum(m.file_size for m in members)
-    if total > MAX_INPUT_BYTES:
-        raise InputError(f"The zip '{name}' would unpack to {total:,} bytes; at most {MAX_INPUT_BYTES:,} are read.")
+    if total > limit:
+        raise InputError(f"The zip '{name}' would unpack to {total:,} bytes; at most {limit:,} bytes "
+                         f"({limit / 1e6:,.0f} MB) are read.")
     for i, m in enumerate(members):
         parts = Path(m.filename.replace("\\", "/")).parts
         model = parts[-2] if len(parts) >= 2 else "model"
@@ -503,11 +506,14 @@ def _first_metric(folder: Path):
     return pick, ordered
 
 
-def read_item_upload(data: bytes, name: str, *, max_rows: int | None = None, **options) -> Any:
+def read_item_upload(data: bytes, name: str, *, max_rows: int | None = None, max_unzip_bytes: int | None = None,
+                     **options) -> Any:
     """:func:`read_items` of an upload (the dashboard's, run in its isolated reader): ``data`` are the bytes of
     a file called ``name``: a long table, every_eval_ever JSON, one lm-evaluation-harness samples file, or a zip
-    of an lm-eval output folder (``<model>/samples_<task>_<date>.jsonl``). Messages name the upload, not the
-    temporary folder the samples files are unpacked into."""
+    of an lm-eval output folder (``<model>/samples_<task>_<date>.jsonl``), refused before unpacking when its
+    samples files would unpack to more than ``max_unzip_bytes`` (the dashboard passes
+    :data:`compare_lib.limits.APP_MAX_UNZIP_BYTES`; at most the library's MAX_INPUT_BYTES). Messages name the
+    upload, not the temporary folder the samples files are unpacked into."""
     import dataclasses
     import io
     import tempfile
@@ -517,7 +523,7 @@ def read_item_upload(data: bytes, name: str, *, max_rows: int | None = None, **o
         with tempfile.TemporaryDirectory(prefix="items_") as tmp:
             folder = Path(tmp)
             if lower.endswith(".zip"):
-                _unzip_samples(bytes(data), name, folder)
+                _unzip_samples(bytes(data), name, folder, max_unzip_bytes)
             else:
                 (folder / "model").mkdir()
                 (folder / "model" / Path(name).name).write_bytes(bytes(data))

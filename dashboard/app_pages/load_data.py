@@ -315,7 +315,7 @@ else:
                 f"most {state.MAX_CLASSIFIERS} classifiers (e.g. 20,000 data sets × 50 classifiers). For bigger tables "
                 "use compare_lib.read_results in a notebook."
             )
-            if uploaded is not None and not hasattr(uploaded, "getvalue"):  # read, then freed (state.free_upload)
+            if state.uploaded_was_freed(uploaded):  # read, then freed (state.free_upload)
                 st.caption(esc(state.FREED_UPLOAD))
             elif uploaded is not None:
                 data = uploaded.getvalue()
