@@ -398,6 +398,7 @@ def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = l
                             {k: _to_file(v, files) for k, v in kwargs.items()}, memory_mb, cpu_seconds or seconds),
                            protocol=pickle.HIGHEST_PROTOCOL)
         worker = _take_worker()
+        assert worker.stdin is not None and worker.stdout is not None  # started with both pipes
         limit = max(memory_mb or 0, 256) * 2 ** 21  # twice the memory the worker may use
 
         def receive() -> None:

@@ -230,8 +230,8 @@ def _as_scores(values: pd.Series, lines: pd.Series, files, display: str, column:
 def read_items(source: Any, *, model_col: str | None = None, task_col: str | None = None, item_col: str | None = None,
                score_col: str | None = None, cluster_col: str | None = None, format: str = "auto",
                model: str | None = None, max_rows: int | None = None):
-    options = {"format": format, "model_col": model_col, "task_col": task_col, "item_col": item_col,
-               "score_col": score_col, "cluster_col": cluster_col, "model": model}
+    options: dict[str, Any] = {"format": format, "model_col": model_col, "task_col": task_col, "item_col": item_col,
+                               "score_col": score_col, "cluster_col": cluster_col, "model": model}
     items = _read_items(source, max_rows=max_rows, **options)
     if isinstance(source, (str, os.PathLike)) and not (isinstance(source, str) and "\n" in source):
         # a file or folder on disk: recorded, so that a reproducing script reads it again (issue 30)
@@ -396,14 +396,13 @@ def _from_lm_eval(files: list[Path], *, score_col, model, notes, Items, max_rows
                          + (f"their common metrics are {', '.join(metrics)}." if metrics else "they share no metric."))
     key, _, chosen = score_col.partition(",")
     items, values, lines, counts = [], [], [], []
-    for p in parts:
-        keep = slice(None) if not chosen else (p["filter"] == chosen)  # one filter's lines only
-        items.append(p["item"][keep])
-        values.append(p["values"][key][keep])
-        lines.append(p["line"][keep])
+    for part in parts:
+        keep = slice(None) if not chosen else (part["filter"] == chosen)  # one filter's lines only
+        items.append(part["item"][keep])
+        values.append(part["values"][key][keep])
+        lines.append(part["line"][keep])
         counts.append(len(lines[-1]))
-    counts = np.asarray(counts)
-    files_of_rows = pd.Series(np.repeat(np.array([p["file"] for p in parts], dtype=object), counts))
+    files_of_rows = pd.Series(np.repeat(np.array([part["file"] for part in parts], dtype=object), np.asarray(counts)))
     score = _as_scores(pd.Series(np.concatenate(values)), pd.Series(np.concatenate(lines)), files_of_rows, "",
                        score_col, "line")
     out = pd.DataFrame({
