@@ -320,3 +320,17 @@ def test_invariance_to_row_and_column_order():
         for row in b.itertuples():
             ref = a.loc[(row.a, row.b)] if (row.a, row.b) in a.index else a.loc[(row.b, row.a)]
             assert row.p == ref["p"] and row.p_adj == ref["p_adj"]
+
+
+def test_conovers_t_with_no_residual_variance_offers_the_exact_test_when_registered():
+    """Conover's t divides by zero when every data set ranks alike: the kernel says so, and the registry (a layer
+    above the kernel) names the exact rank-sum test in the advice while it is registered."""
+    import pandas as pd
+
+    same_order = cl.as_table(pd.DataFrame({"A": [.9, .8, .7], "B": [.5, .4, .3], "C": [.1, .2, .05]}),
+                             higher_is_better=True)
+    with pytest.raises(cl.InputError, match=r"residual rank variance .* Use the exact rank-sum test "
+                                            r"\(test='rank-sum-exact'\) instead\."):
+        cl.posthoc(same_order, test="conover")
+    with pytest.raises(rt.ZeroResidualError, match=r"is zero\. Use another pairwise statistic\.$"):
+        rt.conover_t(same_order, [(0, 1)])

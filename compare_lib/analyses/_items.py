@@ -20,7 +20,7 @@ import pandas as pd
 from compare_lib.multiple._adjust import DEFAULT_CORRECTION
 from compare_lib.core._validation import check_alpha, check_choice, check_seed, listing
 from compare_lib.errors import InputError, arg
-from compare_lib.io._item_table import Items  # noqa: F401  (public here too: cl.Items)
+from compare_lib.io._item_table import Items
 from compare_lib.limits import ITEM_RESAMPLE_CHUNK, MAX_ITEM_REPS, MAX_ITEM_RESAMPLE_WORK
 
 ITEM_TESTS = ("auto", "mcnemar", "t", "permutation", "bootstrap")

@@ -27,9 +27,7 @@ from compare_lib.core._validation import check_alpha, check_seed
 from compare_lib.errors import InputError
 from compare_lib.stats._omnibus import anova_rows, friedman_from_doubled_sums
 from compare_lib.stats._two_classifiers import paired_t_rows, sign_test_rows, wilcoxon_rows
-from compare_lib.stats._replicability_measures import (  # noqa: F401  (the measures, public here too)
-    ReplicabilityResult, replicability, replicability_counts, replicability_e, replicability_p,
-)
+from compare_lib.stats._replicability_measures import replicability_e, replicability_p
 
 
 # ---------------------------------------------------------------------------------------------

@@ -627,10 +627,9 @@ _EMBED_CASES = {
 }
 
 
-def _replay_lines(a, src) -> list[str]:
+def _replay_lines(t, src) -> list[str]:
     """The lines that read the data file again (a Source of kind "file"): its path, its SHA-256 check, the
     reader's options, the table's options and the selection. InputError when one has no literal."""
-    t = a.table
     read = {k: v for k, v in src.read.items() if v is not None and not (k in ("format", "layout") and v == "auto")}
     table = {"metric": src.table.get("metric", t.metric), "higher_is_better": t.higher_is_better,
              "missing": src.table.get("missing", t.missing)}
@@ -674,9 +673,8 @@ def _replay_lines(a, src) -> list[str]:
     return lines
 
 
-def _embed_lines(a, src) -> list[str]:
+def _embed_lines(t, src) -> list[str]:
     """The lines that rebuild the table as analysed from literals (no file to read again)."""
-    t = a.table
     lines = list(_EMBED_CASES[None if src is None else src.kind])
     if src is not None and src.kind != "file":
         lines.append(f"SOURCE = {_literal(str(src.path))}")
@@ -690,16 +688,16 @@ def _embed_lines(a, src) -> list[str]:
     return lines
 
 
-def table_lines(a, src) -> tuple[list[str], bool]:
-    """The script lines that make ``a.table`` again (any object with a ``table``), and whether they read a file:
+def table_lines(t, src) -> tuple[list[str], bool]:
+    """The script lines that make the table ``t`` again, and whether they read a file:
     a file on disk is read again (:func:`_replay_lines`), anything else, or a file whose name or options have no
     literal, is carried as literals (:func:`_embed_lines`)."""
     if src is not None and src.kind == "file":
         try:
-            return _replay_lines(a, src), True
+            return _replay_lines(t, src), True
         except InputError:  # a name or an option with no literal: carry the table instead
             pass
-    return _embed_lines(a, src), False
+    return _embed_lines(t, src), False
 
 
 def python_script(a) -> str:
@@ -709,7 +707,7 @@ def python_script(a) -> str:
     t = a.table
     src = a.source
     date = _dt.date.today().isoformat()
-    body, replays = table_lines(a, src)
+    body, replays = table_lines(t, src)
     lines = [_SCRIPT_HEADER.rstrip("\n")]
     if replays:
         lines += (["import hashlib", "import sys"] if src.sha256 is not None else []) + [

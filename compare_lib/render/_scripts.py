@@ -123,15 +123,13 @@ def ranking_script(table, *, model: str = "plackett-luce", samples: int = 4000, 
     at full precision. The table is made again as the analysis script makes it: a file on disk is read again (by
     its recorded path and options, checked by its SHA-256: :attr:`ScoreTable.provenance`), anything else (an
     upload, pasted text, a table built in memory) travels inside the script as literals."""
-    from types import SimpleNamespace
-
     from compare_lib.core._table import as_table
     from compare_lib.render._document import _SCRIPT_HEADER, _call, table_lines
 
     seed = check_seed(seed)
     t = as_table(table)
     src = t.provenance
-    body, replays = table_lines(SimpleNamespace(table=t), src)  # the analysis script's steps read only .table
+    body, replays = table_lines(t, src)
     options = {"model": model, "samples": int(samples), "seed": seed, "chains": int(chains), "warmup": int(warmup)}
     options.update({k: float(v) for k, v in (("prior", prior), ("strength_sd", strength_sd), ("tie_sd", tie_sd))
                     if v is not None})

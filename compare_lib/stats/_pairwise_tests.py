@@ -240,7 +240,7 @@ def _rank_kernel(name: str) -> Callable[..., PairwiseStatistics]:
             if exact is None:
                 raise
             advice = f"Use the exact rank-sum test ({arg('test', exact.name)}) instead."
-            raise InputError(exc.args[0].replace("Use another pairwise statistic.", advice)) from None
+            raise InputError(exc.args[0].replace(exc.ADVICE, advice)) from None
 
     return compute
 

@@ -243,8 +243,10 @@ def quade_z(t: ScoreTable, pairs) -> PairwiseStatistics:
 
 
 class ZeroResidualError(InputError):
-    """Conover's t divides by zero. The registry of pairwise statistics (a layer above) rewrites the advice to name
-    the exact rank-sum test when it is registered."""
+    """Conover's t divides by zero. The registry of pairwise statistics (a layer above) replaces :attr:`ADVICE` with
+    advice naming the exact rank-sum test when it is registered."""
+
+    ADVICE = "Use another pairwise statistic."
 
 
 def conover_t(t: ScoreTable, pairs) -> PairwiseStatistics:
@@ -260,7 +262,7 @@ def conover_t(t: ScoreTable, pairs) -> PairwiseStatistics:
     if residual4 <= 0:
         raise ZeroResidualError(
             "Conover's t is undefined here: every data set ranks the classifiers the same way, so the residual rank "
-            "variance it divides by is zero. Use another pairwise statistic."
+            "variance it divides by is zero. " + ZeroResidualError.ADVICE
         )
     df = (n - 1) * (k - 1)
     diff2 = sums2[pairs[:, 1]] - sums2[pairs[:, 0]]
