@@ -1,6 +1,12 @@
 """Cached calls into compare_lib: results keyed by the active table's token and the choices, shared by
-sessions (``st.cache_data``), or remembered for one session where a progress bar must be drawn
-(:func:`state.session_memo`). No statistics are computed here; every number comes from ``compare_lib``.
+sessions (``st.cache_data``: each call unpickles its own copy), or remembered for one session where a progress bar
+must be drawn (:func:`state.session_memo`). No statistics are computed here; every number comes from ``compare_lib``.
+
+The results that pages read on every run and never change (frozen result dataclasses; frames that pages and
+``compare_lib`` only read or copy: ``with_effect_sizes``, ``with_p_text`` and ``label_effects`` return copies) are
+``st.cache_resource`` instead: one object shared by the sessions, no unpickled copy per call (issue 31: unpickling the
+cached results was ~5 % of the page scripts' time at N = 30). A caller that wants
+to change one takes a copy first.
 
 What is kept, and its bounds (issue 31: a class of 100 on one process of 690 MB):
 
@@ -10,7 +16,7 @@ What is kept, and its bounds (issue 31: a class of 100 on one process of 690 MB)
   token and the choices, so 100 students on the same table share one entry per view;
 * per session, in ``st.session_state`` only: one slot per kind, never one per view: :func:`state.session_memo`
   (a new key replaces the slot's value: ``_pool_matrix_memo``, ``_experiment_memo``, the state module's
-  ``_active_memo`` ...), :func:`frame_token`'s ``_frame_token``, the Pool page's ``_pool_matrix_go``. Streamlit
+  ``_active_memo`` ...), app.py's ``_pages`` (the navigation's st.Page objects), :func:`frame_token`'s ``_frame_token``, the Pool page's ``_pool_matrix_go``. Streamlit
   drops a session's state when the session ends (its websocket closed and, for a reconnect, its
   ``server.disconnectedSessionTTL`` passed), and with it everything of this list; nothing here keeps a
   reference to a session's objects elsewhere (the shared caches take only the token and the choices, and
@@ -19,24 +25,45 @@ What is kept, and its bounds (issue 31: a class of 100 on one process of 690 MB)
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import warnings
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
 import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "SentFigure", "FIGURE_CACHE_ENTRIES", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "omnibus_summary", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment", "pool_subset", "smallest_flip", "replicability_table", "scores_with_ranks"]
+__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "cached_table", "SentFigure", "FIGURE_CACHE_ENTRIES", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "omnibus_summary", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment", "pool_subset", "smallest_flip", "replicability_table", "scores_with_ranks"]
+
+
+def _by_name(cache):
+    """``cache`` (``st.cache_data(...)`` or ``st.cache_resource(...)``) applied to a function that is then called
+    with its arguments by name: Streamlit names each positional argument of a cached call with
+    ``inspect.signature`` of the function, once per argument and call (~0.9-3.8 % of the server's CPU at N = 30,
+    issue 31); the names are taken here once. The keys, the bounds and ``clear()`` are the cache's own."""
+    def wrap(func):
+        cached = cache(func)
+        names = tuple(inspect.signature(func).parameters)
+
+        @functools.wraps(func)
+        def call(*args, **kwargs):
+            return cached(**dict(zip(names, args)), **kwargs)
+
+        call.clear = cached.clear
+        return call
+    return wrap
 
 
 # Keyed by the active table's token (the table itself is not hashed on every rerun).
 
 
-@st.cache_data(show_spinner="Drawing data sets at random…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Drawing data sets at random…", max_entries=64, ttl=3600))
 def selection_glance(token: str, _table: cl.ScoreTable, a: str, b: str, n_sets: int, alpha_: float) -> str:
     """The replicability page's first answer: Wilcoxon on 1,000 unbiased draws of ``n_sets`` data sets (seed 0)."""
     result = cl.selection_experiment(_table, a, b, n_sets=n_sets, biases=[0], samples=1000, alpha=alpha_, seed=0,
@@ -44,13 +71,13 @@ def selection_glance(token: str, _table: cl.ScoreTable, a: str, b: str, n_sets: 
     return cl.report.selection_sentence(result, a, b, _table.n_datasets)
 
 
-@st.cache_data(show_spinner="Resampling the data sets…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Resampling the data sets…", max_entries=64, ttl=3600))
 def bootstrap_ranks(token: str, _table: cl.ScoreTable, alpha_: float):
     """Marginal bootstrap intervals of the mean ranks (2,000 resamples, seed 0)."""
     return cl.rank_sets(_table, alpha=alpha_, method="bootstrap")
 
 
-@st.cache_data(show_spinner="Writing the report…", max_entries=16, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Writing the report…", max_entries=16, ttl=3600))
 def analysis_report(token: str, _table: cl.ScoreTable, _source, source_key: str, alpha_: float, test: str,
                     correction: str, control: str | None, effect: str, fmt: str) -> bytes:
     """The whole analysis of the current view as a report (``fmt``: html, markdown, latex, python)."""
@@ -63,7 +90,7 @@ def analysis_report(token: str, _table: cl.ScoreTable, _source, source_key: str,
     return render().encode("utf-8")
 
 
-@st.cache_data(show_spinner="Running the omnibus tests…", max_entries=64, ttl=3600)
+@_by_name(st.cache_resource(show_spinner="Running the omnibus tests…", max_entries=64, ttl=3600))
 def omnibus(token: str, _table: cl.ScoreTable, tie_correction: bool):
     """(Friedman, Iman-Davenport, RM-ANOVA, exact Friedman or None): the exact permutation p-value
     wherever the library can compute it within its budget (method="auto")."""
@@ -76,13 +103,13 @@ def omnibus(token: str, _table: cl.ScoreTable, tie_correction: bool):
     return fr, ff, an, (auto if auto.method == "exact" else None)
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=32, ttl=3600))
 def omnibus_more(token: str, _table: cl.ScoreTable):
     """(Friedman aligned ranks, Quade): the omnibus tests of García et al. (2010)."""
     return cl.friedman_aligned_ranks(_table), cl.quade(_table)
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=64, ttl=3600))
 def omnibus_summary(token: str, _table: cl.ScoreTable, tie_correction: bool, alpha_: float):
     """The omnibus page's table (cl.report.omnibus_frame of :func:`omnibus` and :func:`omnibus_more`), and its
     display copy with the p-values as text, made once per table and choice for all sessions."""
@@ -92,19 +119,19 @@ def omnibus_summary(token: str, _table: cl.ScoreTable, tie_correction: bool, alp
     return summary, cl.report.with_p_text(summary, ["p"])
 
 
-@st.cache_data(show_spinner="Running the post-hoc tests…", max_entries=128, ttl=3600)
+@_by_name(st.cache_resource(show_spinner="Running the post-hoc tests…", max_entries=128, ttl=3600))
 def posthoc(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float):
     return cl.posthoc(_table, test, correction, control, alpha_)
 
 
-@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600))
 def posthoc_effects(token: str, _table: cl.ScoreTable, test: str, correction: str, control: str | None, alpha_: float,
                     measure: str):
     """The post-hoc result with the effect size of each pair (cl.with_effect_sizes)."""
     return cl.with_effect_sizes(posthoc(token, _table, test, correction, control, alpha_), _table, measure)
 
 
-@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Computing the effect sizes…", max_entries=64, ttl=3600))
 def apv_effects(token: str, _table: cl.ScoreTable, test: str, control: str | None, measure: str):
     """The APV table with the effect size of each pair."""
     return cl.with_effect_sizes(apv_table(token, _table, test, control), _table, measure)
@@ -119,34 +146,34 @@ MAX_CD_K = cl.limits.APP_MAX_CD_K
 MAX_LISTED_POOL_K = cl.limits.APP_MAX_LISTED_POOL_K
 
 
-@st.cache_data(show_spinner="Adjusting the p-values of every procedure…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Adjusting the p-values of every procedure…", max_entries=64, ttl=3600))
 def apv_table(token: str, _table: cl.ScoreTable, test: str, control: str | None):
     return cl.apv_table(_table, test, control, bergmann_hommel_max_k=DASHBOARD_MAX_BH_K)
 
 
-@st.cache_data(show_spinner="Comparing the procedures…", max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Comparing the procedures…", max_entries=64, ttl=3600))
 def verdicts(token: str, _table: cl.ScoreTable, alpha_: float, control: str | None):
     return cl.verdicts(_table, alpha_, control, bergmann_hommel_max_k=DASHBOARD_MAX_BH_K)
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=64, ttl=3600))
 def pool_verdicts(token: str, _table: cl.ScoreTable, members: tuple, alpha_: float, procedure: str,
                   statistic: str = cl.DEFAULT_TEST):
     return cl.pool_verdicts(_table, list(members), alpha_, correction=procedure, statistic=statistic)
 
 
-@st.cache_data(show_spinner="Listing the pools…", max_entries=32, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Listing the pools…", max_entries=32, ttl=3600))
 def pool_sensitivity(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float, procedure: str,
                      require_friedman: bool):
     return cl.pool_sensitivity(_table, a, b, alpha_, correction=procedure, require_friedman=require_friedman)
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner=False, max_entries=64, ttl=3600))
 def pool_counts(token: str, _table: cl.ScoreTable, a: str, b: str, alpha_: float, procedure: str):
     return cl.pool_counts(_table, a, b, alpha_, correction=procedure)
 
 
-@st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Counting the pools of every pair…", max_entries=16, ttl=3600))
 def pool_matrix(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
     return cl.pool_sensitivity_matrix(_table, alpha_, correction=procedure)
 
@@ -164,7 +191,7 @@ def pool_matrix_with_progress(token: str, table: cl.ScoreTable, alpha_: float, p
     return state.session_memo("_pool_matrix_memo", (token, alpha_, procedure), compute)
 
 
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+@_by_name(st.cache_data(show_spinner=False, max_entries=16, ttl=3600))
 def pool_dependence(token: str, _table: cl.ScoreTable, alpha_: float, procedure: str):
     return cl.pool_dependence(_table, alpha_, correction=procedure)
 
@@ -201,7 +228,7 @@ def bayes_samples(requested: int, test: str, n_datasets: int, n_pairs: int = 1) 
                   f"this page's budget of {budget:,} {unit}. The Monte Carlo errors shown grow accordingly.")
 
 
-@st.cache_data(show_spinner="Sampling the posterior…", max_entries=64, ttl=3600)
+@_by_name(st.cache_resource(show_spinner="Sampling the posterior…", max_entries=64, ttl=3600))
 def bayesian_pair(token: str, _table: cl.ScoreTable, a: str, b: str, test: str, rope: float, prior: float, samples: int,
                   seed: int):
     fn = cl.bayesian_signed_rank if test == "signed-rank" else cl.bayesian_sign_test
@@ -218,12 +245,12 @@ def bayesian_posthoc_memo(token: str, table: cl.ScoreTable, test: str, rope: flo
                                     samples=samples, progress=progress))
 
 
-@st.cache_data(show_spinner="Running the Skillings-Mack test…", max_entries=32, ttl=3600)
+@_by_name(st.cache_resource(show_spinner="Running the Skillings-Mack test…", max_entries=32, ttl=3600))
 def skillings_mack(token: str, _table: cl.ScoreTable):
     return cl.skillings_mack(_table)
 
 
-@st.cache_data(show_spinner="Analysing every metric…", max_entries=16, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Analysing every metric…", max_entries=16, ttl=3600))
 def compare_metrics(token: str, _results: cl.Results, alpha_: float, missing: str, aggregate: str, classifiers: tuple,
                     datasets: tuple):
     """Every metric of the loaded file analysed the same way (keyed by the file's token and the selection)."""
@@ -231,12 +258,12 @@ def compare_metrics(token: str, _results: cl.Results, alpha_: float, missing: st
                               classifiers=list(classifiers), datasets=list(datasets))
 
 
-@st.cache_data(show_spinner="Computing the effect sizes…", max_entries=32, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Computing the effect sizes…", max_entries=32, ttl=3600))
 def effect_sizes(token: str, _table: cl.ScoreTable):
     return cl.effect_size_table(_table)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=4))
 def fold_sample(path: str) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)
@@ -255,7 +282,7 @@ def frame_token(frame: pd.DataFrame) -> str:
     return token
 
 
-@st.cache_data(show_spinner="Computing the posteriors on every data set and seed…", max_entries=32, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Computing the posteriors on every data set and seed…", max_entries=32, ttl=3600))
 def _bayesian_fold_tests(token: str, _folds: pd.DataFrame, a: str, b: str, rope: float, ratio: float | None,
                          higher: bool):
     return cl.bayesian_fold_tests(_folds, a, b, rope, test_train_ratio=ratio, higher_is_better=higher)
@@ -265,7 +292,7 @@ def bayesian_fold_tests(folds: pd.DataFrame, a: str, b: str, rope: float, ratio:
     return _bayesian_fold_tests(frame_token(folds), folds, a, b, rope, ratio, higher)
 
 
-@st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32, ttl=3600)
+@_by_name(st.cache_data(show_spinner="Running the tests on every data set and seed…", max_entries=32, ttl=3600))
 def _fold_tests(token: str, _folds: pd.DataFrame, a: str, b: str, alpha_: float, ratio: float | None):
     results = cl.fold_level_tests(_folds, a, b, alpha=alpha_, test_train_ratio=ratio)
     return results, (cl.fold_replicability(results) if len(results) else None)
@@ -284,21 +311,49 @@ class SentFigure(go.Figure):
     instead of a figure is worse: Streamlit validates it by building a ``go.Figure`` from it (tens of ms). So the
     cached figure answers ``to_dict()`` from the dict made when it was built: fresh top-level containers (a caller
     that pops a key, as plotly's ``to_json`` pops trace uids, changes nothing shared), the same values underneath,
-    which nothing in Streamlit or plotly writes to. ``to_json()`` (the figure downloads ask it on every run) is
-    made once too. The figure itself is unchanged: its layout, traces and every other method are plotly's.
+    which nothing in Streamlit or plotly writes to, as a :class:`_SentDict` whose JSON Streamlit's encoding gets
+    without encoding it again. ``to_json()`` (the figure downloads ask it on every run) is made once too. The
+    figure itself is unchanged: its layout, traces and every other method are plotly's.
     """
 
     def to_dict(self) -> dict:
         sent = self._sent_dict
-        out = {"data": [dict(trace) for trace in sent["data"]], "layout": dict(sent["layout"])}
+        out = _SentDict(data=[dict(trace) for trace in sent["data"]], layout=dict(sent["layout"]))
         if "frames" in sent:
             out["frames"] = list(sent["frames"])
+        out.json = getattr(self, "_sent_json", None)
         return out
 
     def to_json(self, *args, **kwargs) -> str:
         if args or kwargs:
             return super().to_json(*args, **kwargs)
         return self._sent_json
+
+
+class _SentDict(dict):
+    """:meth:`SentFigure.to_dict`'s answer, carrying the JSON of that same dict made when the figure was cached.
+
+    ``st.plotly_chart`` hands the dict straight to ``plotly.io.to_json(figure, validate=False)``, which would encode
+    it again on every run (~1.8 % of the server's CPU at N = 30, issue 31; bench/pyspy_summary.py): :func:`_to_json`
+    answers that call with the JSON made once. Only the containers are fresh (see :class:`SentFigure`), so a
+    caller that changes this dict and then encodes it gets the figure's JSON, not its change; nothing in Streamlit
+    or plotly changes it between the two calls."""
+
+    __slots__ = ("json",)
+
+
+_plotly_to_json = pio.to_json
+
+
+def _to_json(fig, *args, **kwargs):
+    """``plotly.io.to_json``, answered from :class:`_SentDict`'s JSON for a cached figure's dict; plotly's own
+    function for anything else or with any option other than ``validate``."""
+    if type(fig) is _SentDict and fig.json is not None and not args and kwargs.keys() <= {"validate"}:
+        return fig.json
+    return _plotly_to_json(fig, *args, **kwargs)
+
+
+pio.to_json = _to_json  # Streamlit looks it up on plotly.io at each call
 
 
 def _sent(fig):
@@ -320,7 +375,7 @@ def _sent(fig):
 FIGURE_CACHE_ENTRIES = 128
 
 
-@st.cache_resource(show_spinner=False, max_entries=FIGURE_CACHE_ENTRIES, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=FIGURE_CACHE_ENTRIES, ttl=3600))
 def _figure(key: tuple, _build):
     return _sent(_build())
 
@@ -335,14 +390,27 @@ def cached_figure(key: tuple, build):
     return _figure(key, build)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=64, ttl=3600))
+def _display_table(key: tuple, _build):
+    return _build()
+
+
+def cached_table(key: tuple, build):
+    """What ``build`` returns (a page's display table, and its column configs), made once for ``key`` (everything
+    it depends on: the table's token and the choices) and shared by the sessions, like :func:`cached_figure`:
+    read-only (``st.dataframe`` does not change what it is given). At most 64 entries, none kept more than an
+    hour after its last use."""
+    return _display_table(key, build)
+
+
+@_by_name(st.cache_resource(show_spinner=False, max_entries=64, ttl=3600))
 def pool_subset(token: str, _table: cl.ScoreTable, members: tuple) -> cl.ScoreTable:
     """The active table restricted to a pool of classifiers, made once per pool for all sessions (read-only: a
     ScoreTable is never changed in place)."""
     return _table.subset(list(members))
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+@_by_name(st.cache_data(show_spinner=False, max_entries=64, ttl=3600))
 def smallest_flip(token: str, _frame: pd.DataFrame, a: str, b: str, alpha_: float, procedure: str,
                   require_friedman: bool, current: tuple) -> tuple[pd.DataFrame, bool]:
     """The smallest changes of the pool ``current`` that flip the verdict on a versus b (keyed like
@@ -352,7 +420,7 @@ def smallest_flip(token: str, _frame: pd.DataFrame, a: str, b: str, alpha_: floa
     return cl.smallest_flip(_frame, list(current)), verdict
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@_by_name(st.cache_data(show_spinner=False, max_entries=4))
 def replicability_table(path: str) -> pd.DataFrame:
     """Bouckaert & Frank's (2004) Table 1 draws read and counted once (cl.replicability_counts per pair)."""
     draws = pd.read_csv(path)
@@ -363,7 +431,7 @@ def replicability_table(path: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16, ttl=3600)
+@_by_name(st.cache_resource(show_spinner=False, max_entries=16, ttl=3600))
 def scores_with_ranks(token: str, _table: cl.ScoreTable, max_rows: int) -> pd.DataFrame:
     """Demšar's Table 6 layout of the active table (cl.report.scores_with_ranks), made once per table for all
     sessions; read-only (st.dataframe does not change what it is given)."""

@@ -128,35 +128,44 @@ with tab_explore:
                     + (" The Wilcoxon and sign p-values never change; their verdicts move only because fewer pairs "
                        "are corrected for." if (n_w or n_s) else "")
                 )
-                labels = {
-                    "z_mean_ranks": "z (this pool)", "z_mean_ranks_full": "z (full pool)",
-                    "reject_mean_ranks": "mean ranks: significant", "reject_mean_ranks_full": "… in the full pool",
-                }
-                highlighted = [("mean ranks: significant", "changed_mean_ranks")]
-                if extra != "none":  # beside the mean ranks: the other statistics that share the paradox
-                    labels.update({
-                        f"stat_{extra_key}": f"{EXTRA[extra]} (this pool)",
-                        f"p_{extra_key}": f"{EXTRA[extra]}: p (this pool)",
-                        f"reject_{extra_key}": f"{EXTRA[extra]}: significant",
-                        f"reject_{extra_key}_full": f"{EXTRA[extra]}: … in the full pool",
-                    })
-                    highlighted.append((f"{EXTRA[extra]}: significant", f"changed_{extra_key}"))
-                labels.update({"p_wilcoxon": "Wilcoxon p", "reject_wilcoxon": "Wilcoxon: significant",
-                               "p_sign": "sign test p", "reject_sign": "sign test: significant"})
-                highlighted += [("Wilcoxon: significant", "changed_wilcoxon"), ("sign test: significant", "changed_sign")]
-                shown = ver[["a", "b", *labels]].rename(columns=labels)
-                changed = ver[[flag for _, flag in highlighted]]
-                shown = cl.report.with_p_text(
-                    shown, ["Wilcoxon p", "sign test p"] + ([f"{EXTRA[extra]}: p (this pool)"] if extra != "none" else []))
 
-                # Which statistics' verdicts flip, named in a column (a styled table costs a tenth of a second a run).
-                flipped = np.full(len(shown), "", dtype=object)
-                for col, flag in highlighted:
-                    name = col.split(":")[0]
-                    add = np.where(changed[flag].to_numpy(), name, "")
-                    flipped = np.where((flipped != "") & (add != ""), flipped + ", " + add, flipped + add)
-                shown.insert(2, FLIP_COLUMN, flipped)
-                column_config = ui.p_columns(shown, [])
+                def verdict_table():
+                    labels = {
+                        "z_mean_ranks": "z (this pool)", "z_mean_ranks_full": "z (full pool)",
+                        "reject_mean_ranks": "mean ranks: significant", "reject_mean_ranks_full": "… in the full pool",
+                    }
+                    highlighted = [("mean ranks: significant", "changed_mean_ranks")]
+                    if extra != "none":  # beside the mean ranks: the other statistics that share the paradox
+                        labels.update({
+                            f"stat_{extra_key}": f"{EXTRA[extra]} (this pool)",
+                            f"p_{extra_key}": f"{EXTRA[extra]}: p (this pool)",
+                            f"reject_{extra_key}": f"{EXTRA[extra]}: significant",
+                            f"reject_{extra_key}_full": f"{EXTRA[extra]}: … in the full pool",
+                        })
+                        highlighted.append((f"{EXTRA[extra]}: significant", f"changed_{extra_key}"))
+                    labels.update({"p_wilcoxon": "Wilcoxon p", "reject_wilcoxon": "Wilcoxon: significant",
+                                   "p_sign": "sign test p", "reject_sign": "sign test: significant"})
+                    highlighted += [("Wilcoxon: significant", "changed_wilcoxon"),
+                                    ("sign test: significant", "changed_sign")]
+                    shown = ver[["a", "b", *labels]].rename(columns=labels)
+                    changed = ver[[flag for _, flag in highlighted]]
+                    p_cols = ["Wilcoxon p", "sign test p"] + ([f"{EXTRA[extra]}: p (this pool)"] if extra != "none" else [])
+                    shown = cl.report.with_p_text(shown, p_cols)
+
+                    # Which statistics' verdicts flip, named in a column (a styled table costs a tenth of a second
+                    # a run).
+                    flipped = np.full(len(shown), "", dtype=object)
+                    for col, flag in highlighted:
+                        name = col.split(":")[0]
+                        add = np.where(changed[flag].to_numpy(), name, "")
+                        flipped = np.where((flipped != "") & (add != ""), flipped + ", " + add, flipped + add)
+                    shown.insert(2, FLIP_COLUMN, flipped)
+                    return shown, ui.p_columns(shown, [])
+
+                # Made once per pool and choice for all sessions: a page revisited or a widget changed elsewhere
+                # on it costs no relabelling (issue 31).
+                shown, column_config = ui.cached_table(
+                    ("pool_verdicts", token, tuple(members), alpha, procedure, extra), verdict_table)
                 if len(shown) <= 2000:
                     st.dataframe(shown, width="stretch", hide_index=True, column_config=column_config)
                     st.caption("'Verdict differs from the full pool' names the statistics whose verdict on the pair "
