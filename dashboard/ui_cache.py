@@ -32,7 +32,6 @@ import warnings
 
 import pandas as pd
 import plotly.graph_objects as go
-import plotly.io as pio
 import streamlit as st
 
 import compare_lib as cl
@@ -311,49 +310,21 @@ class SentFigure(go.Figure):
     instead of a figure is worse: Streamlit validates it by building a ``go.Figure`` from it (tens of ms). So the
     cached figure answers ``to_dict()`` from the dict made when it was built: fresh top-level containers (a caller
     that pops a key, as plotly's ``to_json`` pops trace uids, changes nothing shared), the same values underneath,
-    which nothing in Streamlit or plotly writes to, as a :class:`_SentDict` whose JSON Streamlit's encoding gets
-    without encoding it again. ``to_json()`` (the figure downloads ask it on every run) is made once too. The
-    figure itself is unchanged: its layout, traces and every other method are plotly's.
+    which nothing in Streamlit or plotly writes to. ``to_json()`` (the figure downloads ask it on every run) is
+    made once too. The figure itself is unchanged: its layout, traces and every other method are plotly's.
     """
 
     def to_dict(self) -> dict:
         sent = self._sent_dict
-        out = _SentDict(data=[dict(trace) for trace in sent["data"]], layout=dict(sent["layout"]))
+        out = {"data": [dict(trace) for trace in sent["data"]], "layout": dict(sent["layout"])}
         if "frames" in sent:
             out["frames"] = list(sent["frames"])
-        out.json = getattr(self, "_sent_json", None)
         return out
 
     def to_json(self, *args, **kwargs) -> str:
         if args or kwargs:
             return super().to_json(*args, **kwargs)
         return self._sent_json
-
-
-class _SentDict(dict):
-    """:meth:`SentFigure.to_dict`'s answer, carrying the JSON of that same dict made when the figure was cached.
-
-    ``st.plotly_chart`` hands the dict straight to ``plotly.io.to_json(figure, validate=False)``, which would encode
-    it again on every run (~1.8 % of the server's CPU at N = 30, issue 31; bench/pyspy_summary.py): :func:`_to_json`
-    answers that call with the JSON made once. Only the containers are fresh (see :class:`SentFigure`), so a
-    caller that changes this dict and then encodes it gets the figure's JSON, not its change; nothing in Streamlit
-    or plotly changes it between the two calls."""
-
-    __slots__ = ("json",)
-
-
-_plotly_to_json = pio.to_json
-
-
-def _to_json(fig, *args, **kwargs):
-    """``plotly.io.to_json``, answered from :class:`_SentDict`'s JSON for a cached figure's dict; plotly's own
-    function for anything else or with any option other than ``validate``."""
-    if type(fig) is _SentDict and fig.json is not None and not args and kwargs.keys() <= {"validate"}:
-        return fig.json
-    return _plotly_to_json(fig, *args, **kwargs)
-
-
-pio.to_json = _to_json  # Streamlit looks it up on plotly.io at each call
 
 
 def _sent(fig):

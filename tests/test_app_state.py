@@ -241,6 +241,66 @@ def test_free_upload_removes_streamlits_copy_and_closes_the_uploaders_value(monk
     assert not state.uploaded_was_freed(None)
 
 
+def test_an_upload_waits_for_its_reader_on_disk_not_in_memory(monkeypatch, tmp_path):
+    """Issue 31: as soon as an upload arrives it is spooled to a private file and Streamlit's copies are freed, so
+    that a class's uploads wait in the read queue without holding memory; the spooled copy serves the following
+    runs (a sheet to choose, a refused file read another way) until the file was read, then it is deleted."""
+    import sys
+    import tempfile
+    import types
+    from pathlib import Path
+
+    import streamlit as st
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.scriptrunner_utils import script_run_context
+    from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    removed = []
+    manager = types.SimpleNamespace(remove_file=lambda session_id, file_id: removed.append((session_id, file_id)))
+    ctx = types.SimpleNamespace(session_id="s1", uploaded_file_mgr=manager)
+    monkeypatch.setattr(script_run_context, "get_script_run_ctx", lambda suppress_warning=False: ctx)
+    session: dict = {}
+    monkeypatch.setattr(st, "session_state", session)
+    uploaded = UploadedFile(UploadedFileRec("f1", "scores.csv", "text/csv", MINE), FileURLs())
+
+    spooled = state.upload_spool(uploaded)
+    assert removed == [("s1", "f1")] and uploaded.closed  # Streamlit's copy and the uploader's value: freed
+    assert spooled.read() == MINE and spooled.name == "scores.csv" and spooled.head == MINE
+    assert [p.name for p in tmp_path.iterdir()] == [Path(spooled.path).name]
+    assert state.upload_spool(DeletedFile("f1")) is spooled  # the next run: the same spooled copy
+    assert state.digest(spooled) == state.digest(MINE)  # caches key it by content, as the bytes were
+    assert state.results_token(spooled, "scores.csv", "auto", None) == state.results_token(MINE, "scores.csv", "auto",
+                                                                                         None)
+    state.drop_upload_spool()  # read: nothing of it stays on the server
+    assert list(tmp_path.iterdir()) == [] and "upload_spool" not in session
+    assert state.upload_spool(DeletedFile("f1")) is None and state.upload_spool(None) is None
+
+    other = UploadedFile(UploadedFileRec("f2", "other.csv", "text/csv", MINE + b"d6,0.1,0.2,0.3\n"), FileURLs())
+    first = state.upload_spool(other)
+    again = UploadedFile(UploadedFileRec("f3", "again.csv", "text/csv", MINE), FileURLs())
+    assert state.upload_spool(again).name == "again.csv"  # another file replaces it, and its copy is deleted
+    assert first.path is None and len(list(tmp_path.iterdir())) == 1
+
+
+def test_freed_memory_goes_back_to_the_system():
+    """Issue 31: after a collection with something to free, the allocators' free memory is given back, and large
+    buffers are mapped on their own pages (glibc; elsewhere both say they did nothing)."""
+    import platform
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import state
+
+    glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert state.release_free_memory() is glibc
+    assert state.tune_allocator() is glibc  # large buffers on their own pages, given back when freed
+
+
 def test_one_collector_thread_starts_with_the_first_run():
     """The collection runs in one daemon thread per server (note_run, called at the end of each page run)."""
     import sys

@@ -53,16 +53,6 @@ def test_sent_figure_sends_the_same_as_a_fresh_figure(table):
         assert sent.layout.meta == fresh.layout.meta  # wide_chart reads the minimum width there
 
 
-def test_sent_figure_is_encoded_once(table):
-    """What st.plotly_chart sends for a cached figure is the JSON made when it was cached, not a new encoding;
-    anything else plotly encodes as before."""
-    sent = ui_cache._sent(_builders(table)["cd"]())
-    assert _sent_spec(sent) is sent._sent_json
-    plain = _builders(table)["cd"]()
-    assert pio.to_json(plain.to_dict(), validate=False) == sent._sent_json
-    assert pio.to_json(sent.to_dict(), pretty=True) != sent._sent_json  # an option: plotly's own encoding
-
-
 def test_sent_figure_shares_nothing_a_caller_changes(table):
     sent = ui_cache._sent(_builders(table)["cd"]())
     before = _sent_spec(sent)

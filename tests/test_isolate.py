@@ -172,6 +172,61 @@ def test_a_large_bytes_argument_reaches_the_worker_whole_through_a_file_that_is_
                                                                       "bytes")
 
 
+def test_a_spooled_argument_waits_on_disk_and_reaches_the_worker_whole(tmp_path, monkeypatch):
+    """Issue 31: an upload spooled as it arrives holds no copy in memory while it waits for a reader; the worker
+    reads its file (the caller keeps it: a sheet may still be chosen), and the file goes with the object."""
+    import gc
+    import hashlib
+    import stat
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    data = np.random.default_rng(2).bytes(2 * cl.io.Spooled.HEAD_BYTES + 11)
+    spooled = cl.io.Spooled(data, "upload.csv")
+    assert spooled._data is None and spooled.path is not None  # on disk, not in memory
+    assert stat.S_IMODE(os.stat(spooled.path).st_mode) == 0o600
+    assert (spooled.name, spooled.size, len(spooled)) == ("upload.csv", len(data), len(data))
+    assert spooled.sha256 == hashlib.sha256(data).hexdigest() and spooled.head == data[:cl.io.Spooled.HEAD_BYTES]
+    assert spooled.read() == data
+    expected = (hashlib.sha256(data).hexdigest(), len(data), "bytes")
+    assert run_isolated(_digest_and_size, spooled, display="upload.csv") == expected  # the worker gets bytes
+    assert run_isolated(_digest_and_size, spooled, display="upload.csv") == expected  # read again: still there
+    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(spooled.path)]  # only the spooled file
+    spooled.close()
+    assert list(tmp_path.iterdir()) == [] and spooled.path is None
+    with pytest.raises(ValueError, match="closed"):
+        spooled.read()
+    cl.io.Spooled(data)  # dropped at once: its file goes with it
+    gc.collect()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_spooled_argument_stays_in_memory_when_the_disk_refuses(monkeypatch):
+    import hashlib
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    data = b"dataset,A,B\n" + b"d,1,2\n" * 20_000
+    spooled = cl.io.Spooled(data, "full-disk.csv")
+    assert spooled.path is None and spooled.read() == data and "memory" in repr(spooled)
+    assert run_isolated(_digest_and_size, spooled, display="full-disk.csv") == (hashlib.sha256(data).hexdigest(),
+                                                                                len(data), "bytes")
+
+
+def test_a_spooled_argument_to_a_call_inside_a_worker_is_given_as_bytes():
+    spooled = cl.io.Spooled(CSV, "in.csv")
+    monkey = _isolate._IN_CHILD
+    try:
+        _isolate._IN_CHILD = True  # as in a worker: the call runs directly, with the bytes
+        assert run_isolated(_digest_and_size, spooled, display="in.csv")[1:] == (len(CSV), "bytes")
+    finally:
+        _isolate._IN_CHILD = monkey
+        spooled.close()
+
+
 def test_a_large_result_comes_back_equal_with_its_arrays_out_of_band():
     """Protocol-5 buffers: the array arrives with the values computed in the worker, and writable (its memory is
     the buffer it was read into, not a read-only bytes object)."""

@@ -26,6 +26,9 @@ __all__ = ["MISSING_POLICIES", "ScoreTable", "as_table"]
 
 #: Set while a table derives another one (subset, other direction): its notes were already shown.
 _QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("compare_lib_quiet_table", default=False)
+#: Set by a reader that hands over a frame of arrays that only it holds and never writes (compare_lib.io's Results):
+#: the table then uses them in place, read-only, instead of copying them.
+_SHARED_SCORES: contextvars.ContextVar[bool] = contextvars.ContextVar("compare_lib_shared_scores", default=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,7 +100,8 @@ class ScoreTable:
                              "(direction_reason).")
         object.__setattr__(self, "direction_stated", bool(self.direction_stated))
         clean, notes = _validate_scores(
-            self.scores, missing=self.missing, source=self.source, row_labels=self.row_labels
+            self.scores, missing=self.missing, source=self.source, row_labels=self.row_labels,
+            share=_SHARED_SCORES.get(),
         )
         object.__setattr__(self, "scores", clean)
         object.__setattr__(self, "higher_is_better", bool(self.higher_is_better))
@@ -150,11 +154,23 @@ class ScoreTable:
         return out
 
     # -- ranks -------------------------------------------------------------------------------
-    @cached_property
+    @property
+    def _compact(self) -> bool:
+        """Whether this table keeps its ranks compactly (:data:`COMPACT_RANKS_ABOVE`)."""
+        return self.scores.size > COMPACT_RANKS_ABOVE and not self.has_missing
+
+    @property
     def ranks(self) -> pd.DataFrame:
         """Rank of each classifier on each data set (1 = best, ties averaged). In a table with holes
         ("pairwise" policy) the classifiers present on a data set are ranked among themselves and a
-        missing cell has no rank (NaN)."""
+        missing cell has no rank (NaN). A large complete table (:data:`COMPACT_RANKS_ABOVE`) makes this frame
+        anew at each use from its compact doubled ranks (the same values: halves of integers are exact)."""
+        if self._compact:
+            return pd.DataFrame(self._doubled_compact / 2.0, index=self.scores.index, columns=self.scores.columns)
+        return self._ranks
+
+    @cached_property
+    def _ranks(self) -> pd.DataFrame:
         values = self.scores.to_numpy(dtype=float)
         if self.has_missing:
             holes = np.isnan(values)
@@ -177,12 +193,29 @@ class ScoreTable:
                 f"({arg('missing', 'drop-classifiers')}) with missing cells."
             )
 
-    @cached_property
+    @property
     def doubled_ranks(self) -> np.ndarray:
         """2 x the ranks (N x k int64, read-only): exact integers for the rank statistics (which need a
         complete table: see :meth:`require_complete`)."""
         self.require_complete("A statistic of the ranks among all classifiers (Friedman, the mean-ranks z, ...)")
-        out = doubled_ranks(self.ranks.to_numpy())
+        if self._compact:
+            out = self._doubled_compact.astype(np.int64)
+            out.setflags(write=False)
+            return out
+        return self._doubled
+
+    @cached_property
+    def _doubled(self) -> np.ndarray:
+        out = doubled_ranks(self._ranks.to_numpy())
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def _doubled_compact(self) -> np.ndarray:
+        # 2 x the ranks in the smallest signed type that holds 2k (int16 up to 16,383 classifiers): 2 bytes a score
+        # instead of the 16 of float ranks and int64 doubled ranks kept side by side.
+        r = rank_scores(self.scores.to_numpy(dtype=float), higher_is_better=self.higher_is_better)
+        out = doubled_ranks(r).astype(np.int16 if 2 * self.n_classifiers <= np.iinfo(np.int16).max else np.int32)
         out.setflags(write=False)
         return out
 
@@ -304,6 +337,14 @@ class ScoreTable:
                               direction_stated=direction[0], direction_reason=direction[1])
         finally:
             _QUIET.reset(token)
+
+
+#: A complete table with more scores than this keeps its ranks once, as 2 x rank in 16-bit integers, and makes the
+#: float ranks (:attr:`ScoreTable.ranks`) and int64 doubled ranks (:attr:`ScoreTable.doubled_ranks`) from them at
+#: each use. Why (issue 31): a class uploading tables of a million scores kept 16 bytes of ranks per score in each
+#: session (7.7 MB of float ranks and 7.7 MB of int64 doubled ranks for 965,250 scores, beside the 7.7 MB of
+#: scores); a smaller table keeps both, as they are asked for many times per page.
+COMPACT_RANKS_ABOVE = 200_000
 
 
 def direction_sentence(table: ScoreTable, interface: str = "python") -> str:

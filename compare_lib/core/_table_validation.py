@@ -157,7 +157,7 @@ def _unique_index(index: pd.Index) -> tuple[np.ndarray, list[tuple[str, np.ndarr
 
 
 def _validate_scores(
-    frame: Any, *, missing: str, source: str | None, row_labels
+    frame: Any, *, missing: str, source: str | None, row_labels, share: bool = False
 ) -> tuple[pd.DataFrame, list[str]]:
     where = _where(source)
     if not isinstance(frame, pd.DataFrame):
@@ -298,7 +298,13 @@ def _validate_scores(
                 "Rename them in the file if they are different data sets, or remove one if it is a duplicate."
             )
         index = pd.Index(new, dtype=object)
-    out = pd.DataFrame(values, index=index, columns=columns)
+    # The caller's frame is copied, so that changing it later cannot change the table; an array made here, or a
+    # reader's own array that nobody else holds (``share``), is used in place and made read-only (issue 31: one copy
+    # of a million scores per session instead of two).
+    in_place = share or values.flags.owndata
+    if in_place:
+        values.setflags(write=False)
+    out = pd.DataFrame(values, index=index, columns=columns, copy=not in_place)
     out.index.name = "dataset"
     out.columns.name = "classifier"
     return out, notes

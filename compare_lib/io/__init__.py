@@ -27,7 +27,7 @@ from compare_lib.errors import InputError, arg, marked
 from compare_lib.io._csv import check_sep
 from compare_lib.io._direction import direction_catalogue, guess_direction
 from compare_lib.io._detect import sniff_format as _detect_format
-from compare_lib.io._isolate import run_isolated
+from compare_lib.io._isolate import Spooled, run_isolated
 from compare_lib.io._layout import LAYOUTS, build_results, guess_layout, numeric_columns
 from compare_lib.io._raw import RawTable
 from compare_lib.io._results import AGGREGATES, Results
@@ -35,7 +35,7 @@ from compare_lib.io._source import check_size, decode_text, read_source
 from compare_lib.core._provenance import read_record
 from compare_lib.io._items import ITEM_FORMATS, read_items  # issue 30: item-level results
 
-__all__ = ["AGGREGATES", "FORMATS", "ITEM_FORMATS", "LAYOUTS", "RawTable", "Results", "direction_catalogue",
+__all__ = ["AGGREGATES", "FORMATS", "ITEM_FORMATS", "LAYOUTS", "RawTable", "Results", "Spooled", "direction_catalogue",
            "guess_direction", "load_scores", "read_items", "read_results", "run_isolated", "sheet_names", "sniff_format"]
 
 

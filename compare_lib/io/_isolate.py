@@ -31,7 +31,9 @@ it can. A large ``bytes`` argument is not pickled into the call (a copy in the c
 read the whole pipe and then unpickled it): it is written to a private temporary file that the worker reads
 once and the caller deletes when the call ends. The result comes back pickled with protocol 5 and its large
 buffers (numpy and Arrow arrays) sent out of band, each read into its own buffer that the unpickled arrays then
-use in place (PEP 574), instead of a whole pickle read into memory and then copied into the arrays.
+use in place (PEP 574), instead of a whole pickle read into memory and then copied into the arrays. A caller that
+must wait for its turn can hold its input on disk meanwhile: a :class:`Spooled` argument is read by the worker from
+its file.
 
 Limits: ``RLIMIT_AS`` is enforced on Linux (on macOS and Windows only the time limit applies); the
 arguments and the result are pickled, so they must be picklable.
@@ -236,6 +238,81 @@ class _FileArgument:
         return (_FileArgument, (self.path,))
 
 
+class Spooled:
+    """Bytes kept in a private temporary file (mode 0600) instead of memory, for as long as this object lives.
+
+    Why (issue 31): a class uploading at once waits in the read queue, and each waiting upload held its bytes in
+    the server's memory two or three times (Streamlit's copy, the page's, the cache key's): 30 files of 10 MB
+    were over 450 MB before any was read. Spooled as soon as it arrives, an upload waits on disk; a worker of
+    :func:`run_isolated` reads it from its file (it pickles as the file's path), and :meth:`read` gives the bytes
+    back to anyone else. ``sha256`` (hex) and ``head`` (the first 64 KiB, for sniffing the format) are kept, so
+    that a cache can key on the content and a page can look at the start without reading the file. The file is
+    deleted by :meth:`close`, or when the object is garbage; if it cannot be written (a full or read-only disk)
+    the bytes stay in memory, and the object works the same.
+    """
+
+    HEAD_BYTES = 1 << 16
+
+    def __init__(self, data: bytes, name: str = "data"):
+        import hashlib
+        import weakref
+
+        self.name, self.size = name, len(data)
+        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.head = bytes(data[: self.HEAD_BYTES])
+        self._data: bytes | None = None
+        self.path: str | None = None
+        try:
+            fd, path = tempfile.mkstemp(prefix="compare-upload-")
+        except OSError:
+            self._data = bytes(data)
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError:
+            _unlink(path)
+            self._data = bytes(data)
+            return
+        self.path = path
+        self._finalizer = weakref.finalize(self, _unlink, path)
+
+    def read(self) -> bytes:
+        """The bytes (read from the file once more: the caller holds the only copy)."""
+        if self._data is not None:
+            return self._data
+        if self.path is None:
+            raise ValueError(f"the spooled copy of {self.name!r} was closed")
+        return Path(self.path).read_bytes()
+
+    def close(self) -> None:
+        """Delete the file now (the object can no longer be read)."""
+        if self.path is not None:
+            self._finalizer()
+            self.path = None
+        self._data = None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        where = "memory" if self._data is not None else ("closed" if self.path is None else "disk")
+        return f"Spooled({self.name!r}, {self.size:,} bytes, sha256 {self.sha256[:12]}…, on {where})"
+
+    def __reduce__(self):
+        # A worker gets the file's path and reads it there (_from_file); the caller keeps the file.
+        if self.path is not None:
+            return (_FileArgument, (self.path,))
+        return (bytes, (self.read(),))
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def _to_file(value: Any, files: list[str]) -> Any:
     """``value``, or a :class:`_FileArgument` when it is a large ``bytes``: written once to a private temporary
     file (mode 0600), whose path goes in ``files`` for the caller to delete. If it cannot be written (a full or
@@ -383,7 +460,8 @@ def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = l
     as its place changes (:class:`ReadQueue`).
     """
     if _IN_CHILD:
-        return func(*args, **kwargs)
+        return func(*(a.read() if isinstance(a, Spooled) else a for a in args),
+                    **{k: v.read() if isinstance(v, Spooled) else v for k, v in kwargs.items()})
     wait_seconds = seconds if wait_seconds is None else wait_seconds
     if not _queue.acquire(wait_seconds, on_wait):
         raise InputError(

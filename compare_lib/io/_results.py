@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from compare_lib.core._table import MISSING_POLICIES, ScoreTable
+from compare_lib.core._table import _SHARED_SCORES, MISSING_POLICIES, ScoreTable
 from compare_lib.core._table_validation import RowLabels, _count_listing
 from compare_lib.core._validation import MAX_LISTED, check_choice
 from compare_lib.errors import InputError, arg
@@ -289,10 +289,15 @@ class Results:
         if w.values is None:
             return ScoreTable(w.frame_for_errors, higher_is_better, missing=missing, source=self.source,
                               notes=tuple(notes), metric=name, direction_stated=stated, direction_reason=reason)
-        frame = pd.DataFrame(w.values, index=w.names, columns=w.classifiers)
-        return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
-                          row_labels=RowLabels(w.lines, self._place("")), metric=name, direction_stated=stated,
-                          direction_reason=reason)
+        # The grid is this object's own and never written: the table uses it in place (issue 31).
+        frame = pd.DataFrame(w.values, index=w.names, columns=w.classifiers, copy=False)
+        token = _SHARED_SCORES.set(True)
+        try:
+            return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
+                              row_labels=RowLabels(w.lines, self._place("")), metric=name, direction_stated=stated,
+                              direction_reason=reason)
+        finally:
+            _SHARED_SCORES.reset(token)
 
     def _place(self, before: str) -> str:
         word = f"{before}{self._row_word}" if not before else f"{before} {self._row_word}"

@@ -4,7 +4,6 @@ another one (a sample, an upload, pasted text), what to keep, and a preview with
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 import streamlit as st
@@ -94,7 +93,7 @@ def _use(results: cl.Results, token: str, origin: state.Origin, higher: bool | N
     return True
 
 
-def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet,
+def _read(data: bytes | cl.io.Spooled, name: str, kind: str, layout: str, missing: str, higher: bool | None, sheet,
           fmt: str = "auto") -> bool:
     """Read a file; load it at once when one metric leaves nothing to choose, else wait for the choice."""
     ss.pop("pending_items", None)  # a question about items read before no longer applies
@@ -113,7 +112,7 @@ def _read(data: bytes, name: str, kind: str, layout: str, missing: str, higher: 
     return False
 
 
-def _read_items(data: bytes, name: str, kind: str, missing: str, higher: bool | None) -> bool:
+def _read_items(data: bytes | cl.io.Spooled, name: str, kind: str, missing: str, higher: bool | None) -> bool:
     """Item-level results (issue 30): read in the isolated reader, their task table made the loaded table; a score
     whose direction nothing states waits for the user's answer (pending_items)."""
     try:
@@ -156,6 +155,7 @@ def _use_items(items: cl.Items, token: str, origin: state.Origin, higher: bool |
 @ui.guarded_callback  # Streamlit runs callbacks before the script, outside the page's guard
 def _on_upload_change() -> None:
     """The user removed the file (or chose another): a message about the old one no longer applies."""
+    state.drop_upload_spool()  # removed or replaced: the file it spooled is no longer wanted
     if ss.get("w_upload") is None:
         ss.pop("load_error", None)
         ss.pop("upload_token", None)
@@ -315,18 +315,19 @@ else:
                 f"most {state.MAX_CLASSIFIERS} classifiers (e.g. 20,000 data sets × 50 classifiers). For bigger tables "
                 "use compare_lib.read_results in a notebook."
             )
-            if state.uploaded_was_freed(uploaded):  # read, then freed (state.free_upload)
+            # On disk from here on, the upload's bytes freed (issue 31); None once it was read and dropped.
+            data = state.upload_spool(uploaded)
+            if uploaded is not None and data is None:  # read, then freed (state.drop_upload_spool)
                 st.caption(esc(state.FREED_UPLOAD))
-            elif uploaded is not None:
-                data = uploaded.getvalue()
+            elif data is not None:
                 sheet = None
                 # A workbook is one by its content or the chosen format, whatever its name says.
-                kind = fmt if fmt != "auto" else cl.io.sniff_format(data[:65536], uploaded.name)
-                if fmt == "auto" and uploaded.name.lower().endswith(".zip"):
+                kind = fmt if fmt != "auto" else cl.io.sniff_format(data.head, data.name)
+                if fmt == "auto" and data.name.lower().endswith(".zip"):
                     kind = "items"  # a zip of lm-evaluation-harness samples files, not a workbook (issue 30)
                 if kind in ("xlsx", "xls", "ods"):
                     try:
-                        sheets = state.sheet_names(data, kind, uploaded.name)
+                        sheets = state.sheet_names(data, kind, data.name)
                     except cl.InputError as err:
                         sheets = []
                         _refused(err)
@@ -335,16 +336,16 @@ else:
                                              placeholder="The workbook has several sheets: choose the one to read",
                                              help="The table is read from this sheet; nothing is read before you choose.")
                 ready = kind not in ("xlsx", "xls", "ods") or len(sheets) == 1 or sheet is not None
-                read_token = (uploaded.name, hashlib.sha256(data).hexdigest(), layout, sheet, fmt)
+                read_token = (data.name, data.sha256, layout, sheet, fmt)
                 token = (*read_token, missing, new_higher)
                 # The file already loaded is changed with the controls above, not read again.
                 already = ss.get("loaded_upload") == read_token and state.origin().kind == "file"
                 if ss.get("upload_token") != token and ready and not already:
                     ss["upload_token"] = token
                     ss["reading_upload"] = read_token
-                    loaded_now = _read(data, uploaded.name, "file", layout, missing, new_higher, sheet, fmt)
+                    loaded_now = _read(data, data.name, "file", layout, missing, new_higher, sheet, fmt)
                     if not ss.get("load_error"):  # read (a refused file stays, to be read another way)
-                        state.free_upload(uploaded)  # its bytes leave the server's memory (issue 31)
+                        state.drop_upload_spool()
                     if loaded_now:
                         st.rerun()  # draw the page again with widgets keyed to the new table
         else:

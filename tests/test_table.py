@@ -1,0 +1,59 @@
+"""compare_lib.core._table: a large complete table keeps its ranks compactly (issue 31), with the same values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import rankdata
+
+import compare_lib as cl
+from compare_lib.core import _table
+
+
+def _scores(n: int, k: int, seed: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.uniform(0.5, 1.0, size=(n, k)), 2)  # two decimals: many ties within a row
+    return pd.DataFrame(values, index=[f"d{i}" for i in range(n)], columns=[f"c{j}" for j in range(k)])
+
+
+@pytest.mark.parametrize("higher", [True, False])
+def test_compact_ranks_equal_scipys_average_ranks_and_the_uncompacted_table(monkeypatch, higher):
+    scores = _scores(1_000, 250)  # 250,000 scores: above COMPACT_RANKS_ABOVE
+    assert scores.size > _table.COMPACT_RANKS_ABOVE
+    table = cl.ScoreTable(scores, higher_is_better=higher)
+    expected = rankdata(-scores.to_numpy() if higher else scores.to_numpy(), method="average", axis=1)
+    assert table._compact
+    np.testing.assert_array_equal(table.ranks.to_numpy(), expected)  # exact: halves of integers
+    assert list(table.ranks.index) == list(scores.index) and list(table.ranks.columns) == list(scores.columns)
+    doubled = table.doubled_ranks
+    assert doubled.dtype == np.int64 and not doubled.flags.writeable
+    np.testing.assert_array_equal(doubled, (2 * expected).astype(np.int64))
+    # What it keeps: 2 bytes a score, instead of 8 (float ranks) + 8 (int64 doubled ranks).
+    assert table._doubled_compact.dtype == np.int16 and table._doubled_compact.nbytes == 2 * scores.size
+    assert "_ranks" not in vars(table) and "_doubled" not in vars(table)
+    # Every statistic is the same as from a table that keeps both.
+    friedman = cl.friedman(table)
+    monkeypatch.setattr(_table, "COMPACT_RANKS_ABOVE", 10**9)
+    full = cl.ScoreTable(scores, higher_is_better=higher)
+    assert not full._compact
+    pd.testing.assert_series_equal(table.mean_ranks, full.mean_ranks)
+    pd.testing.assert_series_equal(table.doubled_rank_sums, full.doubled_rank_sums)
+    assert (friedman.statistic, friedman.pvalue) == (cl.friedman(full).statistic, cl.friedman(full).pvalue)
+
+
+def test_a_small_table_and_a_table_with_holes_keep_their_float_ranks():
+    small = cl.ScoreTable(_scores(20, 5))
+    assert not small._compact and small.ranks is small.ranks  # kept, not made again
+    assert small.doubled_ranks is small.doubled_ranks
+    holes = _scores(1_000, 250)
+    holes.iloc[0, 0] = np.nan
+    with pytest.warns(cl.DataWarning):
+        table = cl.ScoreTable(holes, missing="pairwise")
+    assert not table._compact and np.isnan(table.ranks.iloc[0, 0])
+
+
+def test_the_compact_type_widens_when_twice_the_classifiers_do_not_fit_16_bits(monkeypatch):
+    table = cl.ScoreTable(_scores(30, 4))
+    monkeypatch.setattr(type(table), "n_classifiers", property(lambda self: 20_000))
+    assert table._doubled_compact.dtype == np.int32
