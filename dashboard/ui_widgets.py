@@ -19,7 +19,7 @@ from ui_cache import fold_sample
 from ui_text import esc, words
 
 __all__ = ["bayes_verdict", "wide_chart", "remembered_tabs", "preload_chart_code", "warm_up", "fold_level_source", "classifier_pair", "ratio_input",
-           "run_flag"]
+           "run_flag", "remembered_run", "STALE_RUN"]
 
 
 def wide_chart(fig, key: str, *, narrow=None, **kwargs) -> None:
@@ -293,3 +293,24 @@ def bayes_verdict(res, a: str, b: str, decision: float, where: str = "") -> None
                 if best[0] >= decision else
                 f"**Undecided** at {decision:g}: the most probable reading ({esc(best[1])}) has probability "
                 f"{best[0]:.3f}.")
+
+
+#: What a page says under results whose settings were changed since they were run.
+STALE_RUN = "The results below are from an earlier run with other settings; press Run to update."
+
+
+def remembered_run(key: str, config: tuple, result: object = None, *, flag: str, what: str, button: str,
+                   stale: str = STALE_RUN) -> object:
+    """The result of a simulation the user ran on a page, kept for the session under ``key`` with the settings
+    (``config``) it was run with: ``result`` is this run's (None: not run now). Returns the kept result, or None if
+    there is none; keeps :func:`run_flag` (``flag``, ``what``, ``button``) true only while the settings are those of
+    the kept result, and says ``stale`` above it otherwise (the result stays shown until the user runs again)."""
+    ss = st.session_state
+    if result is not None:
+        ss[f"{key}_result"], ss[f"{key}_config"] = result, config
+    kept = ss.get(f"{key}_result")
+    current = kept is not None and ss.get(f"{key}_config") == config
+    run_flag(flag, current, what, button)  # travels in links (links.CHOICES, issue 28)
+    if kept is not None and not current:
+        st.caption(stale)
+    return kept

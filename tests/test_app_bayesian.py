@@ -118,6 +118,28 @@ def test_relevance_demo_runs_on_click():
     assert list(demo["n"]) == list(expected["n"])
     assert np.allclose(demo["p_rope"], expected["p_rope"])
     assert len(at.get("plotly_chart")) == 1
+    assert at.session_state["bdemo_ran"] and not any("earlier run" in c for c in texts(at.caption))
+    # Another seed (outside the demo's form): the results stay, said to be from the earlier run, and a link no longer
+    # says "ran".
+    at.number_input(key="w_bay_seed").set_value(1)
+    at.run()
+    assert any(c == cl_stale() for c in texts(at.caption)) and not at.session_state["bdemo_ran"]
+    assert len(at.get("plotly_chart")) == 1
+    at.button(key="FormSubmitter:relevance-Run the demo").click()
+    at.run()
+    assert at.session_state["bdemo_ran"] and not any("earlier run" in c for c in texts(at.caption))
+    demo = next(d.value for d in at.dataframe if "wilcoxon_p" in d.value.columns)
+    assert np.allclose(demo["p_rope"], cl.relevance_demo(0.003, 0.01, rope=0.01, seed=1)["p_rope"])
+
+
+def cl_stale() -> str:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
+    import ui_widgets
+
+    return ui_widgets.STALE_RUN
 
 
 def test_view_from_a_link_and_bad_link_values():

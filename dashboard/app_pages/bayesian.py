@@ -265,20 +265,15 @@ else:
         go = st.form_submit_button("Run the demo")
     ss.update(bdemo_delta=float(delta), bdemo_noise=float(noise), bdemo_rope=float(demo_rope))
     demo_config = (float(delta), float(noise), float(demo_rope), int(seed))
+    demo = None
     if go:
         bar = st.progress(0.0, text="Simulating…")
         demo = ui.call(cl.relevance_demo, float(delta), float(noise), rope=float(demo_rope), seed=seed,
                        progress=lambda f: bar.progress(f, text=f"Simulating… {f:.0%}"))
         bar.empty()
-        if demo is not None:
-            ss["bay_demo"] = demo
-            ss["bay_demo_config"] = demo_config
-    ui.run_flag("bdemo_ran", "bay_demo" in ss and ss.get("bay_demo_config") == demo_config, "the relevance demo",
-                "Run the demo")  # travels in links (links.CHOICES, issue 28)
-    if "bay_demo" in ss:
-        demo = ss["bay_demo"]
-        if ss.get("bay_demo_config") != demo_config:
-            st.caption("The results below are from an earlier run with other settings; press Run to update.")
+    demo = ui.remembered_run("bay_demo", demo_config, demo, flag="bdemo_ran", what="the relevance demo",
+                             button="Run the demo")
+    if demo is not None:
         st.plotly_chart(cl.plots.relevance_figure(demo, alpha), width="stretch", key="bay_demo_fig", config=ui.CHART_CONFIG)
         st.dataframe(cl.report.with_p_text(demo, ["wilcoxon_p"]), width="stretch", hide_index=True,
                  column_config=ui.plain_columns(demo))

@@ -333,6 +333,7 @@ with tab_demo:
             run = st.form_submit_button("Run the simulation")
         demo2_config = (float(mean_b), int(n_sets), int(reps), others_text, int(seed), float(alpha))
         ss.update(d2_mean_b=float(mean_b), d2_n=int(n_sets), d2_reps=int(reps), d2_others=others_text, d2_seed=int(seed))
+        sim = None
         if run:
             try:
                 extra = [float(x) for x in others_text.replace(";", ",").split(",") if x.strip()]
@@ -345,15 +346,9 @@ with tab_demo:
                 sim = ui.call(cl.pool_power_simulation, (0.0, float(mean_b), *extra), n=int(n_sets), reps=int(reps),
                               alpha=alpha, seed=int(seed), progress=lambda f: progress.progress(f, text=f"Simulating… {f:.0%}"))
                 progress.empty()
-                if sim is not None:
-                    ss["demo2_result"] = sim
-                    ss["demo2_config"] = demo2_config
-        ui.run_flag("d2_ran", "demo2_result" in ss and ss.get("demo2_config") == demo2_config, "Example 2's simulation",
-                    "Run the simulation")  # travels in links (links.CHOICES, issue 28)
-        if "demo2_result" in ss:
-            sim = ss["demo2_result"]
-            if ss.get("demo2_config") != demo2_config:
-                st.caption("The results below are from an earlier run with other settings; press Run to update.")
+        sim = ui.remembered_run("demo2", demo2_config, sim, flag="d2_ran", what="Example 2's simulation",
+                                button="Run the simulation")
+        if sim is not None:
             paper = {"sign test": 0.94, "mean-ranks z": 0.046} if sim.attrs["means"] == (0.0, 1.5, 5.0, 6.0, 7.0) and sim.attrs["n"] == 20 else None
             st.plotly_chart(cl.plots.power_figure(sim, paper), width="stretch", key="demo2_fig", config=ui.CHART_CONFIG)
             st.dataframe(sim, hide_index=True, width="stretch")
@@ -394,6 +389,7 @@ with tab_demo:
         # The run uses the post-hoc procedure chosen on the Post-hoc page too (a link of this tab carries it: CROSS_PAGE).
         fwer_config = (fw_kmax, fw_n, fw_reps, fw_test, fw_better, fw_shift, ss.get("ph_correction", cl.DEFAULT_CORRECTION),
                        float(alpha))
+        ran = None
         if run_fwer:
             chosen_proc = ss.get("ph_correction", cl.DEFAULT_CORRECTION)
             procs = tuple(dict.fromkeys([cl.UNCORRECTED, "bonferroni", cl.DEFAULT_CORRECTION]
@@ -413,15 +409,13 @@ with tab_demo:
                 bar.progress(done + 1 / len(ks), text=f"Simulating tables… k = {k}")
             bar.empty()
             if len(parts) == len(ks):
-                ss["fwer_demo_result"] = (pd.concat(parts, ignore_index=True), pd.concat(partial, ignore_index=True), fw_n, fw_reps)
-                ss["fwer_demo_config"] = fwer_config
-        ui.run_flag("fw_ran", "fwer_demo_result" in ss and ss.get("fwer_demo_config") == fwer_config,
-                    "the multiple-comparisons simulation", "Run the simulation")  # travels in links (links.CHOICES, issue 28)
-        if "fwer_demo_result" in ss:
-            null, alt, fw_n_shown, fw_reps_shown = ss["fwer_demo_result"]
-            if ss.get("fwer_demo_config") != fwer_config:
-                st.caption("The results below are from an earlier run with other settings (here or on the Post-hoc page); "
-                           "press Run to update.")
+                ran = (pd.concat(parts, ignore_index=True), pd.concat(partial, ignore_index=True), fw_n, fw_reps)
+        kept = ui.remembered_run("fwer_demo", fwer_config, ran, flag="fw_ran", what="the multiple-comparisons simulation",
+                                 button="Run the simulation",
+                                 stale="The results below are from an earlier run with other settings (here or on the "
+                                       "Post-hoc page); press Run to update.")
+        if kept is not None:
+            null, alt, fw_n_shown, fw_reps_shown = kept
             last = null[null["k"] == null["k"].max()].set_index("procedure")
             st.markdown(esc(f"With k = {int(null['k'].max())} equal classifiers on N = {fw_n_shown} data sets, "
                             f"{last.loc[cl.UNCORRECTED, 'fwer']:.0%} of the simulated tables had at least one \"significant\" "
