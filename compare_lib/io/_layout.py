@@ -313,9 +313,11 @@ def _build_rows(raw: RawTable, kind: str, decimal, notes, limits, *, dataset_col
     reserved = [header[j] for j in folds + sizes if header[j] in fixed_names]
     if reserved:
         raise InputError(f"File '{display}': a fold or size column may not be called {reserved[0]!r}; rename it.")
+    # The names as categories: a fold-level file repeats each data set and classifier on many rows, and the rows stay
+    # in memory with the read file (issue 31: 12.9 MB for 232,500 rows as strings, 3.6 MB as categories).
     rows = pd.DataFrame({
-        "dataset": datasets_col.to_numpy(dtype=object),
-        "classifier": clf_col.to_numpy(dtype=object),
+        "dataset": pd.Categorical(datasets_col.to_numpy(dtype=object)),
+        "classifier": pd.Categorical(clf_col.to_numpy(dtype=object)),
         **{header[j]: _maybe_integers(grid[j]) for j in folds},
         **{header[j]: pd.to_numeric(grid[j], errors="coerce").to_numpy() for j in sizes},
         "line": lines,
