@@ -282,3 +282,22 @@ def test_a_read_that_waited_loads_and_its_message_goes_and_a_cache_hit_replays_c
     again.run()
     assert not again.exception, again.exception
     assert any("file: accuracy_waited.csv" in s for s in texts(again.success)), texts(again.success)
+
+
+def test_no_spare_reader_is_started_while_calls_wait(monkeypatch):
+    """Issue 31: while calls wait for a slot, each starts its own worker when its turn comes; a spare started at the
+    end of a call would sit idle beside the running readers. The last call of a queue starts it."""
+    import types
+
+    started = []
+    monkeypatch.setattr(_isolate, "_keep_spare", True)
+    monkeypatch.setattr(_isolate.threading, "Thread",
+                        lambda target, name, daemon: types.SimpleNamespace(start=lambda: started.append(name)))
+    monkeypatch.setattr(_isolate, "_queue", types.SimpleNamespace(status=lambda: {"slots": 2, "running": 2,
+                                                                                  "waiting": 3}))
+    _isolate._refill_later()
+    assert started == []
+    monkeypatch.setattr(_isolate, "_queue", types.SimpleNamespace(status=lambda: {"slots": 2, "running": 1,
+                                                                                  "waiting": 0}))
+    _isolate._refill_later()
+    assert started == ["reader-spare"]

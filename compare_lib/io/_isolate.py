@@ -203,8 +203,10 @@ def _take_worker() -> subprocess.Popen:
 def _refill_later() -> None:
     """Start the next spare worker once a call has ended, not when it starts: while one large file is read, the
     server's processes are then the server and that reader, without a third interpreter (issue 31: the peak of one
-    upload); a call that arrives meanwhile starts its own worker, as without a spare."""
-    if _keep_spare:
+    upload); a call that arrives meanwhile starts its own worker, as without a spare. Nor while calls wait in the
+    queue: the next one takes the freed slot at once and starts its own worker, and a spare started beside it would
+    sit idle next to the running readers (issue 31: 80 MB of a class's peak); the last call of a queue refills it."""
+    if _keep_spare and not _queue.status()["waiting"]:
         threading.Thread(target=_refill, name="reader-spare", daemon=True).start()
 
 
