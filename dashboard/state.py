@@ -348,8 +348,7 @@ def _server_sessions() -> int | None:
 def note_run() -> None:
     """Called by app.py at the end of each page run: starts, once per server, the thread that collects garbage when
     there is something to free: an upload was read (free_upload) or sessions were dropped since it last looked
-    (every GC_EVERY_SECONDS, while pages ran within GC_IDLE_SECONDS), and tunes the allocator (:func:`tune_allocator`).
-    Page runs alone never trigger a collection:
+    (every GC_EVERY_SECONDS, while pages ran within GC_IDLE_SECONDS). Page runs alone never trigger a collection:
     a collection every 30 s whatever happened was measured at +20-40 % CPU per page run (noisy, 30 sessions)."""
     import time
 
@@ -374,7 +373,6 @@ def note_run() -> None:
 
         thread = threading.Thread(target=collect_when_freed, name="dashboard-gc", daemon=True)
         _collector.append(thread)
-        tune_allocator()  # once per server, like the thread
     thread.start()
 
 
@@ -427,9 +425,6 @@ def release_free_memory() -> bool:
 
 _libc: list[Any] = [None]  # the C library once loaded (False: no malloc_trim here)
 
-#: Allocations from this size on get their own pages from the system, given back as soon as they are freed.
-MMAP_THRESHOLD_BYTES = 1 << 20
-
 
 def _glibc() -> Any:
     import ctypes
@@ -439,23 +434,10 @@ def _glibc() -> Any:
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
             libc.malloc_trim.argtypes = [ctypes.c_size_t]
-            libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
             _libc[0] = libc
         except (OSError, AttributeError):  # not glibc
             _libc[0] = False
     return _libc[0]
-
-
-def tune_allocator() -> bool:
-    """Have glibc map every buffer of :data:`MMAP_THRESHOLD_BYTES` or more on its own pages (``mallopt
-    M_MMAP_THRESHOLD``), once per server. Why (issue 31): by default glibc raises that threshold up to 32 MB as
-    large buffers are freed, after which an upload's bytes, a read file and a table come from the heap and their
-    memory stays with the server once freed. Measured with 30 uploads of 10 MB: peak 1,128 -> 1,064 MB, 551 -> 468 MB
-    once the sessions were dropped. Returns False where there is no glibc."""
-    libc = _glibc()
-    if not libc:
-        return False
-    return bool(libc.mallopt(-3, MMAP_THRESHOLD_BYTES))  # -3: M_MMAP_THRESHOLD in malloc.h
 
 
 def results_token(data: bytes | cl.io.Spooled, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:
