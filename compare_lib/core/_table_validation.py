@@ -300,8 +300,9 @@ def _validate_scores(
         index = pd.Index(new, dtype=object)
     # The caller's frame is copied, so that changing it later cannot change the table; an array made here, or a
     # reader's own array that nobody else holds (``share``), is used in place and made read-only (issue 31: one copy
-    # of a million scores per session instead of two).
-    in_place = share or values.flags.owndata
+    # of a million scores per session instead of two) when it is laid out as a copy would be (column by column,
+    # Fortran order): the sums over a table, and so its statistics to the last bit, do not depend on which it was.
+    in_place = (share or values.flags.owndata) and values.flags.f_contiguous
     if in_place:
         values.setflags(write=False)
     out = pd.DataFrame(values, index=index, columns=columns, copy=not in_place)

@@ -241,7 +241,11 @@ def _build_wide(raw: RawTable, decimal, limits, size_checked, notes) -> Results:
     message = not_numbers_message(display, bad, locate)
     if message:
         raise InputError(message)
-    values = np.column_stack([parsed[c] for c in classifiers]) if classifiers else np.empty((len(grid), 0))
+    # Column by column in memory (Fortran order), as pandas keeps a frame's floats: a table then uses this grid in
+    # place with the layout, and so the sums and the numbers to the last bit, of a table built from a copy.
+    values = np.empty((len(grid), len(classifiers)), order="F")
+    for j, c in enumerate(classifiers):
+        values[:, j] = parsed[c]
     wide = _Wide(names.to_numpy(dtype=object), classifiers, values, lines)
     return Results(**common, columns=columns, metrics=[metric], wide=wide, metric_from_file=from_file)
 
