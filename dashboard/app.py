@@ -93,6 +93,7 @@ def main() -> None:
 
 # The whole run in one guard (issue 31): an unexpected exception anywhere, in the frame or on the page, is a short
 # message with an id on the page and a traceback in the server log, whatever client.showErrorDetails says.
+state.tune_allocator()  # once per server process: large buffers freed go back to the system (issue 31)
 ui.guarded(main, where="the app")
 state.note_run()  # a thread frees what finished runs and ended sessions left in reference cycles (issue 31)
 if os.environ.get("COMPARE_DASHBOARD_RUNLOG"):

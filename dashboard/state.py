@@ -271,11 +271,12 @@ FREED_UPLOAD = ("The file was read and its bytes are no longer kept on the serve
                 "(another layout, format or sheet), upload it again.")
 
 
-def free_upload(uploaded: Any) -> None:
+def free_upload(uploaded: Any, key: str | None = None) -> None:
     """Drop an uploaded file's bytes from the server once it has been read (issue 31): Streamlit keeps every upload
     in memory for as long as its session lives (30 students with 10 MB files: 300 MB), while the page needs only
     what was read from it. The file uploader then gives a ``DeletedFile`` (no ``getvalue``), for which the page
-    shows :data:`FREED_UPLOAD`. Does nothing outside a Streamlit session."""
+    shows :data:`FREED_UPLOAD`. ``key``: the uploader's widget key, whose value in the session state is emptied too.
+    Does nothing outside a Streamlit session."""
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
@@ -288,17 +289,34 @@ def free_upload(uploaded: Any) -> None:
         close = getattr(uploaded, "close", None)
         if close is not None:
             close()
+        # The run was given a deep copy of the value the session state keeps (Streamlit's register_widget), which
+        # shares the same bytes: measured with 30 uploads of 10 MB, those kept 268 MB until the sessions ended. It
+        # is emptied rather than closed, because Streamlit deep-copies it again into a later run that reuses it.
+        held = st.session_state.get(key) if key is not None else None
+        if held is not uploaded and getattr(held, "file_id", None) == file_id and callable(getattr(held, "truncate", None)):
+            held.truncate(0)
+        freed = st.session_state.setdefault(FREED_UPLOADS, [])
+        freed[:] = [*freed, file_id][-16:]  # the last ones are enough: an id comes back only for the current file
         _uploads_read[0] += 1  # what reading it left in cycles is freed by the next collection (note_run)
 
 
-def upload_spool(uploaded: Any) -> cl.io.Spooled | None:
+#: Session-state key of the ids of the uploads whose bytes :func:`free_upload` dropped.
+FREED_UPLOADS = "_freed_uploads"
+
+
+def upload_spool(uploaded: Any, key: str | None = None) -> cl.io.Spooled | None:
     """The file uploader's file, spooled to disk as soon as it arrives (issue 31), or None (no file, or a file read
     and dropped: :func:`drop_upload_spool`). Its bytes then leave the server's memory at once (:func:`free_upload`):
     a class's uploads wait for a reader on disk, not in memory (measured: 30 uploads of 10 MB held 470 MB while
     waiting). The spooled copy stays, one per session, until the file is read, so that a sheet can be chosen or a
-    refused file read another way without uploading it again; it is deleted with the session otherwise."""
+    refused file read another way without uploading it again; it is deleted with the session otherwise. ``key``: the
+    uploader's widget key (see :func:`free_upload`)."""
     ss = st.session_state
     file_id = getattr(uploaded, "file_id", None)
+    if file_id is None and key is not None:
+        # Once freed, the server no longer has the file: the uploader gives None, while the session state keeps
+        # Streamlit's DeletedFile with its id, which says the uploader still shows this file (a sheet being chosen).
+        file_id = getattr(ss.get(key), "file_id", None)
     held = ss.get("upload_spool")
     if held is not None and file_id is not None and held[0] == file_id:
         return held[1]
@@ -307,7 +325,7 @@ def upload_spool(uploaded: Any) -> cl.io.Spooled | None:
     spooled = cl.io.Spooled(uploaded.getvalue(), uploaded.name)
     drop_upload_spool()
     ss["upload_spool"] = (file_id, spooled)
-    free_upload(uploaded)
+    free_upload(uploaded, key)
     return spooled
 
 
@@ -320,8 +338,11 @@ def drop_upload_spool() -> None:
 
 def uploaded_was_freed(uploaded: Any) -> bool:
     """Whether the file uploader's value is a file whose bytes :func:`free_upload` dropped: Streamlit's
-    ``DeletedFile`` (no ``getvalue``) or the closed upload of this run."""
-    return uploaded is not None and (not hasattr(uploaded, "getvalue") or bool(getattr(uploaded, "closed", False)))
+    ``DeletedFile`` (no ``getvalue``), the closed upload of this run, or a copy of a freed one (its id remembered)."""
+    if uploaded is None:
+        return False
+    return (not hasattr(uploaded, "getvalue") or bool(getattr(uploaded, "closed", False))
+            or getattr(uploaded, "file_id", None) in st.session_state.get(FREED_UPLOADS, ()))
 
 
 #: How often the collector thread looks for a reason to collect (note_run), and how long after the last page run it
@@ -423,6 +444,34 @@ def release_free_memory() -> bool:
     return True
 
 
+#: glibc's thresholds set by :func:`tune_allocator`: a buffer of 4 MB or more gets its own pages (returned to the system
+#: when freed), and the heap's top is not trimmed below 64 MB of free memory (release_free_memory trims it).
+MMAP_THRESHOLD = 4 << 20
+TRIM_THRESHOLD = 64 << 20
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+_tuned: list[bool] = []
+
+
+def tune_allocator() -> bool:
+    """Set glibc's allocator for a server whose sessions hold large tables (issue 31), once per process: a buffer of
+    :data:`MMAP_THRESHOLD` or more is mapped on its own pages, so that freeing it returns it to the system. By
+    default glibc raises that threshold to the largest buffer freed so far (up to 32 MB), after which a class's
+    tables, read files and uploads (7-10 MB each) all come from the heap, where the holes they leave are kept:
+    measured with 30 uploads of 10 MB (bench/uploads.py), the server tree peaked at 984 MB with glibc's default
+    and at 643-847 MB in four runs with these thresholds, for the same CPU per page run (bench/load.py, 30
+    sessions: 0.060 and 0.062 s). With a fixed mmap threshold glibc no longer raises its trim threshold either
+    (128 KB: the heap would shrink and grow again on every large free): it is set to :data:`TRIM_THRESHOLD`, and
+    :func:`release_free_memory` trims after collections. Returns False where there is no glibc (the allocator keeps
+    its own policy)."""
+    if _tuned:
+        return _tuned[0]
+    libc = _glibc()
+    ok = bool(libc) and bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
+        libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    _tuned.append(ok)
+    return ok
+
+
 _libc: list[Any] = [None]  # the C library once loaded (False: no malloc_trim here)
 
 
@@ -434,6 +483,7 @@ def _glibc() -> Any:
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
             libc.malloc_trim.argtypes = [ctypes.c_size_t]
+            libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
             _libc[0] = libc
         except (OSError, AttributeError):  # not glibc
             _libc[0] = False

@@ -16,6 +16,45 @@ SAMPLES = ROOT / "sample_data"
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def _uploads_like_a_browser() -> None:
+    """AppTest sends an uploaded file's bytes again before every run (it re-registers the uploader's value from the
+    session state), while a browser sends them once and then only the file's id. Once the app has freed an upload
+    (dashboard/state.free_upload empties the value the session keeps, issue 31), this sends its id alone, as the
+    browser does: the server no longer has the file, and the uploader gives what Streamlit gives then (None)."""
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+    from streamlit.testing.v1 import element_tree
+    from streamlit.testing.v1.local_script_runner import LocalScriptRunner
+
+    freed: set[str] = set()
+    original = element_tree.FileUploader._get_files_to_register
+    register = LocalScriptRunner.register_file
+
+    def files_to_register(self):
+        if isinstance(self._files, element_tree.InitialValue) and self.root.session_state:
+            try:
+                value = self.root.session_state[self.id]
+            except KeyError:
+                value = None
+            files = [f for f in (value if isinstance(value, list) else [value]) if isinstance(f, UploadedFile)]
+            emptied = {f.file_id for f in files if f.closed or (f.size and not f.getvalue())}  # freed by the app
+            if emptied:
+                freed.update(emptied)
+                # The widget's state says the file's size, as the browser's does (its bytes are never registered).
+                return [(f.file_id, f.name, bytes(f.size) if f.file_id in emptied else f.getvalue(), f.type)
+                        for f in files]
+        return original(self)
+
+    def register_file(self, file_rec):
+        if file_rec.file_id not in freed:
+            register(self, file_rec)
+
+    element_tree.FileUploader._get_files_to_register = files_to_register
+    LocalScriptRunner.register_file = register_file
+
+
+_uploads_like_a_browser()
+
+
 def _load(name: str, **kw) -> cl.ScoreTable:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import compare_lib as cl
+
 from .browser_helpers import answer_direction, browser_page, require_chromium, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -318,3 +320,17 @@ def test_the_report_downloads_from_the_posthoc_page(server, tmp_path):
     run = subprocess.run([sys.executable, "reproduce.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "9.28" in run.stdout and "1.964" in run.stdout
+
+
+def test_a_sheet_chosen_after_the_upload_is_read_from_the_spooled_copy(server):
+    """Issue 31: once an upload is spooled the server frees its bytes, and the browser's next runs carry only the
+    file's id (Streamlit then gives a DeletedFile): the sheet chosen in that next run is read from the spooled copy."""
+    path = DATA / "formats" / "two_sheets.xlsx"
+    names = cl.io.sheet_names(path.read_bytes(), "xlsx")
+    with browser_page() as (page, errors):
+        _open(page, server)
+        _upload(page, path)
+        _text(page, "Loaded: sample: Demšar 2006")  # nothing read before a sheet is chosen
+        _choose(page, "Sheet", names[1])
+        _text(page, f"two_sheets.xlsx (sheet '{names[1]}')")
+        assert not errors, errors

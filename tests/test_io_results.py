@@ -446,3 +446,32 @@ def test_averaged_cells_with_equal_true_means_tie(tmp_path):
     assert (t.scores["RF"] == t.scores["SVC"]).all() and t.scores.iloc[0, 0] == 0.81
     assert t.mean_ranks.tolist() == [1.5, 1.5, 3.0]
     assert pd.Series([0.80, 0.81, 0.82]).groupby([0, 0, 0]).mean().iloc[0] != 0.81  # the noise this guards against
+
+
+def test_a_long_files_fold_rows_keep_names_as_sorted_categories_and_give_the_same_tests():
+    """Issue 31: the table's fold rows keep the data set and classifier names as categories (sorted), so that a
+    fold-level upload keeps a fraction of the memory; every use gives what the same rows as strings give."""
+    rng = np.random.default_rng(3)
+    names = [f"set_{i:03d}" for i in rng.permutation(120)]  # not in sorted order in the file
+    lines = ["dataset,classifier,seed,fold,accuracy"]
+    for d in names:
+        for c in ("zeta", "alpha", "mid"):
+            for seed in (1, 2):
+                for fold in range(5):
+                    lines.append(f"{d},{c},{seed},{fold},{rng.uniform(0.6, 0.9):.4f}")
+    table = load_scores(("\n".join(lines) + "\n").encode(), name="accuracy.csv", layout="long")
+    folds = table.folds
+    for column in ("dataset", "classifier"):
+        assert isinstance(folds[column].dtype, pd.CategoricalDtype) and not folds[column].cat.ordered
+        assert list(folds[column].cat.categories) == sorted(set(folds[column]))
+    as_text = folds.astype({"dataset": str, "classifier": str})
+    assert (folds["dataset"].memory_usage(deep=True) + folds["classifier"].memory_usage(deep=True)
+            < (as_text["dataset"].memory_usage(deep=True) + as_text["classifier"].memory_usage(deep=True)) / 4)
+    assert table.datasets == list(dict.fromkeys(names))  # the table keeps the file's order
+    pd.testing.assert_frame_equal(cl.fold_level_tests(folds, "zeta", "alpha"), cl.fold_level_tests(as_text, "zeta", "alpha"))
+    assert cl.fold_level_tests(folds, "zeta", "alpha").attrs == cl.fold_level_tests(as_text, "zeta", "alpha").attrs
+    part = table.subset(classifiers=["zeta", "mid"], datasets=names[:7])
+    assert set(part.folds["classifier"]) == {"zeta", "mid"} and set(part.folds["dataset"]) == set(names[:7])
+    assert len(part.folds) == 7 * 2 * 2 * 5
+    renamed = table.rename(classifiers={"zeta": "Z"})
+    assert set(renamed.folds["classifier"]) == {"Z", "alpha", "mid"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,6 +34,14 @@ def test_compact_ranks_equal_scipys_average_ranks_and_the_uncompacted_table(monk
     # What it keeps: 2 bytes a score, instead of 8 (float ranks) + 8 (int64 doubled ranks).
     assert table._doubled_compact.dtype == np.int16 and table._doubled_compact.nbytes == 2 * scores.size
     assert "_ranks" not in vars(table) and "_doubled" not in vars(table)
+    # Making the ranks frame allocates its float array once (8 bytes a score), not a second copy of it.
+    tracemalloc.start()
+    try:
+        table.ranks
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 8 * scores.size <= peak < 1.5 * 8 * scores.size
     # Every statistic is the same as from a table that keeps both.
     friedman = cl.friedman(table)
     monkeypatch.setattr(_table, "COMPACT_RANKS_ABOVE", 10**9)

@@ -154,7 +154,7 @@ class ScoreTable:
         return out
 
     # -- ranks -------------------------------------------------------------------------------
-    @property
+    @cached_property
     def _compact(self) -> bool:
         """Whether this table keeps its ranks compactly (:data:`COMPACT_RANKS_ABOVE`)."""
         return self.scores.size > COMPACT_RANKS_ABOVE and not self.has_missing
@@ -166,7 +166,9 @@ class ScoreTable:
         missing cell has no rank (NaN). A large complete table (:data:`COMPACT_RANKS_ABOVE`) makes this frame
         anew at each use from its compact doubled ranks (the same values: halves of integers are exact)."""
         if self._compact:
-            return pd.DataFrame(self._doubled_compact / 2.0, index=self.scores.index, columns=self.scores.columns)
+            # The halves are a new array that only this frame holds: no second copy of it (pandas copies by default).
+            return pd.DataFrame(self._doubled_compact / 2.0, index=self.scores.index, columns=self.scores.columns,
+                                copy=False)
         return self._ranks
 
     @cached_property

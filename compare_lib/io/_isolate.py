@@ -176,6 +176,10 @@ def _start_worker() -> subprocess.Popen:
     # default pool, one malloc arena per thread, BLAS thread buffers) would hit it with nothing allocated.
     env.update(ARROW_DEFAULT_MEMORY_POOL="system", MALLOC_ARENA_MAX="2", OPENBLAS_NUM_THREADS="1",
                OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    # A buffer of 4 MB or more on its own pages, given back when freed, as in the dashboard's server (issue 31:
+    # dashboard/state.tune_allocator): glibc would otherwise keep a parse's large intermediate buffers in its heap
+    # for the rest of the call.
+    env.update(MALLOC_MMAP_THRESHOLD_=str(4 << 20), MALLOC_TRIM_THRESHOLD_=str(64 << 20))
     return subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=env, cwd=root, close_fds=True)
 

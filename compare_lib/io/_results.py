@@ -230,9 +230,12 @@ class Results:
         return self._rows, m
 
     def _fold_frame(self, rows: pd.DataFrame, values: np.ndarray) -> pd.DataFrame:
+        # The names stay categories (sorted, as the read rows keep them): a table's fold rows live as long as its
+        # session, and as strings they were the largest thing a fold-level upload kept (issue 31: 9.2 MB of 12.9 for
+        # 232,500 rows; 0.7 MB as categories). Sorted categories group, sort and compare as the strings did.
         return pd.DataFrame({
-            "dataset": rows["dataset"].to_numpy(),
-            "classifier": rows["classifier"].to_numpy(),
+            "dataset": _categories(rows["dataset"]),
+            "classifier": _categories(rows["classifier"]),
             **{k: rows[k].to_numpy() for k in self._keys},
             "score": values,
             **{s: rows[s].to_numpy() for s in self._sizes},
@@ -452,3 +455,11 @@ class Results:
             f"drop the data sets that lack a classifier ({arg('missing', 'drop-datasets')}), drop the classifiers that "
             f"lack a data set ({arg('missing', 'drop-classifiers')}), or keep the holes ({arg('missing', 'pairwise')})."
         )
+
+
+def _categories(column: pd.Series) -> pd.Categorical:
+    """A column of names as a categorical with sorted categories (the read rows' own, or made from strings)."""
+    values = column.array
+    if isinstance(values, pd.Categorical) and not values.ordered:
+        return values
+    return pd.Categorical(column.to_numpy(dtype=object))

@@ -154,7 +154,12 @@ def _use_items(items: cl.Items, token: str, origin: state.Origin, higher: bool |
 
 @ui.guarded_callback  # Streamlit runs callbacks before the script, outside the page's guard
 def _on_upload_change() -> None:
-    """The user removed the file (or chose another): a message about the old one no longer applies."""
+    """The user removed the file (or chose another): a message about the old one no longer applies. Not when the
+    same file comes back as Streamlit's DeletedFile (the server freed its bytes once spooled): its spooled copy is
+    still wanted, for a sheet to choose."""
+    held = ss.get("upload_spool")
+    if held is not None and getattr(ss.get("w_upload"), "file_id", None) == held[0]:
+        return
     state.drop_upload_spool()  # removed or replaced: the file it spooled is no longer wanted
     if ss.get("w_upload") is None:
         ss.pop("load_error", None)
@@ -316,7 +321,7 @@ else:
                 "use compare_lib.read_results in a notebook."
             )
             # On disk from here on, the upload's bytes freed (issue 31); None once it was read and dropped.
-            data = state.upload_spool(uploaded)
+            data = state.upload_spool(uploaded, key="w_upload")
             if uploaded is not None and data is None:  # read, then freed (state.drop_upload_spool)
                 st.caption(esc(state.FREED_UPLOAD))
             elif data is not None:
@@ -537,7 +542,10 @@ elif view == "Wins / ties / losses":
 elif view == "Fold-level rows":
     st.caption("Kept for the replicability and Bayesian pages; the tables above use their "
                f"{origin.aggregate} per cell.")
-    st.dataframe(active.folds.head(PREVIEW_ROWS), width="stretch", height=300)
+    shown = active.folds.head(PREVIEW_ROWS)
+    # As text: a categorical column would send every category to the browser, not only the shown rows' names.
+    st.dataframe(shown.astype({c: str for c in ("dataset", "classifier") if c in shown.columns}), width="stretch",
+                 height=300)
 else:
     results, token = loaded
     alpha = state.alpha()
