@@ -148,3 +148,8 @@ APP_READ_WORKERS = 2
 #: machine 7 times oversubscribed 25 of 30 got their turn within 180 s); the visitor then sees a message asking to
 #: try again. The read's own APP_READ_SECONDS start when its child does.
 APP_READ_QUEUE_SECONDS = 300
+#: glibc's thresholds in the processes that hold a class's tables (the dashboard's server, the reading children;
+#: issue 31): a buffer of this many bytes or more is mapped on its own pages and given back when freed, and the
+#: heap's top is trimmed only beyond the second (the dashboard trims after its collections).
+ALLOCATOR_MMAP_THRESHOLD = 4 << 20
+ALLOCATOR_TRIM_THRESHOLD = 64 << 20

@@ -295,13 +295,7 @@ def free_upload(uploaded: Any, key: str | None = None) -> None:
         held = st.session_state.get(key) if key is not None else None
         if held is not uploaded and getattr(held, "file_id", None) == file_id and callable(getattr(held, "truncate", None)):
             held.truncate(0)
-        freed = st.session_state.setdefault(FREED_UPLOADS, [])
-        freed[:] = [*freed, file_id][-16:]  # the last ones are enough: an id comes back only for the current file
         _uploads_read[0] += 1  # what reading it left in cycles is freed by the next collection (note_run)
-
-
-#: Session-state key of the ids of the uploads whose bytes :func:`free_upload` dropped.
-FREED_UPLOADS = "_freed_uploads"
 
 
 def upload_spool(uploaded: Any, key: str | None = None) -> cl.io.Spooled | None:
@@ -338,11 +332,13 @@ def drop_upload_spool() -> None:
 
 def uploaded_was_freed(uploaded: Any) -> bool:
     """Whether the file uploader's value is a file whose bytes :func:`free_upload` dropped: Streamlit's
-    ``DeletedFile`` (no ``getvalue``), the closed upload of this run, or a copy of a freed one (its id remembered)."""
+    ``DeletedFile`` (no ``getvalue``), the closed upload of this run, or the emptied value the session keeps (or a
+    copy of it): a file that says it has bytes and holds none."""
     if uploaded is None:
         return False
-    return (not hasattr(uploaded, "getvalue") or bool(getattr(uploaded, "closed", False))
-            or getattr(uploaded, "file_id", None) in st.session_state.get(FREED_UPLOADS, ()))
+    if not hasattr(uploaded, "getvalue") or getattr(uploaded, "closed", False):
+        return True
+    return bool(getattr(uploaded, "size", 0)) and not uploaded.getvalue()  # getvalue: the shared bytes, no copy
 
 
 #: How often the collector thread looks for a reason to collect (note_run), and how long after the last page run it
@@ -444,10 +440,11 @@ def release_free_memory() -> bool:
     return True
 
 
-#: glibc's thresholds set by :func:`tune_allocator`: a buffer of 4 MB or more gets its own pages (returned to the system
-#: when freed), and the heap's top is not trimmed below 64 MB of free memory (release_free_memory trims it).
-MMAP_THRESHOLD = 4 << 20
-TRIM_THRESHOLD = 64 << 20
+#: glibc's thresholds set by :func:`tune_allocator` (the reading children get the same): a buffer of 4 MB or more gets
+#: its own pages (returned to the system when freed), and the heap's top is not trimmed below 64 MB of free memory
+#: (release_free_memory trims it).
+MMAP_THRESHOLD = cl.limits.ALLOCATOR_MMAP_THRESHOLD
+TRIM_THRESHOLD = cl.limits.ALLOCATOR_TRIM_THRESHOLD
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
 _tuned: list[bool] = []
 

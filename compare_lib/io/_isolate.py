@@ -179,7 +179,8 @@ def _start_worker() -> subprocess.Popen:
     # A buffer of 4 MB or more on its own pages, given back when freed, as in the dashboard's server (issue 31:
     # dashboard/state.tune_allocator): glibc would otherwise keep a parse's large intermediate buffers in its heap
     # for the rest of the call.
-    env.update(MALLOC_MMAP_THRESHOLD_=str(4 << 20), MALLOC_TRIM_THRESHOLD_=str(64 << 20))
+    env.update(MALLOC_MMAP_THRESHOLD_=str(limits.ALLOCATOR_MMAP_THRESHOLD),
+               MALLOC_TRIM_THRESHOLD_=str(limits.ALLOCATOR_TRIM_THRESHOLD))
     return subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=env, cwd=root, close_fds=True)
 
