@@ -243,6 +243,18 @@ MISSING_LABELS = {
 
 
 @shared_while_held("Reading the file…")  # freed with the sessions that hold it (issue 31)
+def load_upload(data: cl.io.Spooled, name: str, layout: str) -> cl.ScoreTable:
+    """A score table (higher is better, missing cells refused) from an upload read once per session
+    (:func:`read_upload_once`): shared by the sessions that upload the same file (the same bytes and name: a class
+    given one file), for as long as one of them keeps it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
+        return isolated(cl.load_scores, data, display=name, name=name, higher_is_better=True, layout=layout,
+                        missing="error", max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS,
+                        max_sheet_cells=MAX_SHEET_CELLS)
+
+
+@shared_while_held("Reading the file…")  # freed with the sessions that hold it (issue 31)
 def read_results(data: bytes | cl.io.Spooled, name: str, layout: str, sheet: str | None, format: str = "auto") -> cl.Results:
     """What a file holds (shared by the sessions that upload the same bytes; read-only, never changed)."""
     with warnings.catch_warnings():
@@ -321,6 +333,39 @@ def upload_spool(uploaded: Any, key: str | None = None) -> cl.io.Spooled | None:
     ss["upload_spool"] = (file_id, spooled)
     free_upload(uploaded, key)
     return spooled
+
+
+def read_upload_once(uploaded: Any, key: str, read: Callable[[cl.io.Spooled], Any]) -> Any:
+    """What ``read`` made of the file uploader ``key``'s current file, read once per upload and kept in the session
+    (with the file's id, under ``<key>_read``), or None when there is no file. Why (issue 31): a page that reads an
+    upload on every run (the fold-level uploader of the Replicability and Bayesian pages) kept the file's bytes in the
+    session (up to 50 MB each) and hashed them on each run. Here the file is spooled to disk as it arrives, its bytes
+    are freed (:func:`free_upload`), ``read`` gets the spooled copy, which is deleted once read, and later runs return
+    what was read until another file is chosen or the file is removed. An :class:`~compare_lib.InputError` raised by
+    ``read`` is what was read: its message is returned (and kept) as :class:`compare_lib.errors.Words`, for the page
+    to show on each run."""
+    ss = st.session_state
+    memo = f"{key}_read"
+    file_id = getattr(uploaded, "file_id", None)
+    if file_id is None:
+        # Once freed, the uploader gives None while the session state keeps Streamlit's DeletedFile with its id.
+        file_id = getattr(ss.get(key), "file_id", None)
+    held = ss.get(memo)
+    if held is not None and file_id is not None and held[0] == file_id:
+        return held[1]
+    ss.pop(memo, None)
+    if uploaded is None or uploaded_was_freed(uploaded):
+        return None
+    spooled = cl.io.Spooled(uploaded.getvalue(), uploaded.name)
+    free_upload(uploaded, key)
+    try:
+        value = read(spooled)
+    except cl.InputError as err:
+        value = cl.errors.worded(err)  # its options still marked: the page words it (ui.words) on each run
+    finally:
+        spooled.close()
+    ss[memo] = (file_id, value)
+    return value
 
 
 def drop_upload_spool() -> None:

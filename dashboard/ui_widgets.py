@@ -192,33 +192,40 @@ def fold_level_source(table: cl.ScoreTable, key: str) -> pd.DataFrame | None:
                        "page, or choose another source above; nothing is shown here until then (not the sample)."))
         return None
     up = st.file_uploader("Fold-level CSV", type=["csv", "tsv", "txt"], key=f"{key}_upload")
-    if up is None:
+    read = state.read_upload_once(up, f"{key}_upload", _read_fold_file)
+    if read is None:
         if remember in ss.get("link_keys", ()):
             st.info("The link's view was made with an uploaded fold-level file; files do not travel in links: upload "
                     "the same file to see it.")
         return None
-    data = up.getvalue()
+    if isinstance(read, cl.errors.Words):  # the file was refused
+        st.error(esc(words(read)))
+        return None
+    return read.folds
+
+
+def _read_fold_file(data: cl.io.Spooled) -> cl.ScoreTable:
+    """The table of an uploaded file that has fold-level rows (read once per upload: :func:`state.read_upload_once`;
+    the session keeps the table, so that the sessions given the same file share it); an
+    :class:`~compare_lib.InputError` says why it has none."""
     try:
-        loaded = state.load_bytes(data, up.name, True, "long", "error")
+        loaded = state.load_upload(data, data.name, "long")
     except cl.InputError as err:
         try:  # a wide table (one column per classifier) gets a message about what it is for
-            wide = state.load_bytes(data, up.name, True, "wide", "error")
+            wide = state.load_upload(data, data.name, "wide")
         except cl.InputError:
-            st.error(esc(words(err)))
-        else:
-            st.error(esc(
-                f"{up.name} is a wide table: one row per data set and one column per classifier "
-                f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
-                "classifier and no folds or seeds. The tests here need one row per split, with the columns "
-                "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
-                "load it on the Load data page."
-            ))
-        return None
+            raise cl.InputError(cl.errors.marked(err)) from None
+        raise cl.InputError(
+            f"{data.name} is a wide table: one row per data set and one column per classifier "
+            f"({wide.n_datasets} × {wide.n_classifiers}), so it holds one score per data set and "
+            "classifier and no folds or seeds. The tests here need one row per split, with the columns "
+            "dataset, classifier, seed (or run), fold and score. This file can be compared over data sets: "
+            "load it on the Load data page."
+        ) from None
     if loaded.folds is None:
-        st.error(esc(f"{up.name} has one score per data set and classifier: there are no folds or seeds to "
-                     "test. The tests here need one row per split (dataset, classifier, seed, fold, score)."))
-        return None
-    return loaded.folds
+        raise cl.InputError(f"{data.name} has one score per data set and classifier: there are no folds or seeds to "
+                            "test. The tests here need one row per split (dataset, classifier, seed, fold, score).")
+    return loaded
 
 
 def classifier_pair(names: list[str], first, second, key: str, *, remember: str | None = None,

@@ -91,3 +91,30 @@ def charts(at: AppTest) -> list:
     """The page's plotly charts, without the hidden empty chart with which Load data lets the browser load plotly's
     code early (ui_widgets.preload_chart_code)."""
     return [c for c in at.get("plotly_chart") if not c.proto.id.endswith("chart_code_preload_chart")]
+
+
+def uploads_as_a_browser_sends_them(monkeypatch) -> None:
+    """Make AppTest send a file uploader's state as the browser does (issue 31, ``state.read_upload_once``).
+
+    The browser sends the file's id on every run for as long as the uploader shows the file; once the server has
+    freed the bytes, Streamlit gives a ``DeletedFile`` with that id (tests/test_browser.py, the sheet chosen after an
+    upload). AppTest sends a file only while the session state holds its bytes (an ``UploadedFile``), so after one run
+    with a ``DeletedFile`` the uploader would look emptied by the user. With this, it sends the id of a
+    ``DeletedFile`` too."""
+    from streamlit.runtime.uploaded_file_manager import DeletedFile
+    from streamlit.testing.v1.element_tree import FileUploader, InitialValue
+
+    sends = FileUploader._widget_state.fget
+
+    def widget_state(self):
+        ws = sends(self)
+        if not isinstance(self._files, InitialValue):  # set or cleared by the test: as AppTest sends it
+            return ws
+        held = self.root.session_state[self.id] if self.root.session_state and self.id in self.root.session_state else None
+        if not ws.HasField("file_uploader_state_value") and isinstance(held, DeletedFile):
+            info = ws.file_uploader_state_value.uploaded_file_info.add()
+            info.file_id = held.file_id
+            info.file_urls.file_id = held.file_id
+        return ws
+
+    monkeypatch.setattr(FileUploader, "_widget_state", property(widget_state))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from .apptest_helpers import open_page, by_label, texts
+import compare_lib as cl
+
+from .apptest_helpers import open_page, by_label, texts, uploads_as_a_browser_sends_them
 from .conftest import SAMPLES
 
 
@@ -55,7 +57,8 @@ def test_fold_level_sample_and_table1():
     assert [round(r, 3) for r in table1["R"]] == [0.737, 0.783, 0.816]
 
 
-def test_fold_level_upload_good_and_bad():
+def test_fold_level_upload_good_and_bad(monkeypatch):
+    uploads_as_a_browser_sends_them(monkeypatch)
     at = _app(rtab=FOLDS)
     by_label(at.radio, "Fold-level data").set_value("Upload a fold-level file")
     at.run()
@@ -74,6 +77,18 @@ def test_fold_level_upload_good_and_bad():
     by_label(at.text_input, "Test/train ratio n2/n1 (blank: from the file)").set_value("-1")
     at.run()
     assert not at.exception and any("'-1' is not a positive number" in e for e in texts(at.error))
+    # Issue 31: the file was read once and its bytes freed; the later runs use what was read (state.read_upload_once).
+    file_id, table = at.session_state["w_fold_upload_read"]
+    assert len(table.folds) == len(cl.read_results(folds, name="mine.csv", layout="long").fold_rows())
+    by_label(at.text_input, "Test/train ratio n2/n1 (blank: from the file)").set_value("0.2")
+    at.run()
+    assert not at.exception and not at.error
+    assert any("scheme" in d.value.columns for d in at.dataframe)  # the replicability of the tests on the file
+    assert at.session_state["w_fold_upload_read"][0] == file_id
+    at.file_uploader[0].set_value(None)  # the file removed: its results go, and nothing of it is kept
+    at.run()
+    assert not at.exception and "w_fold_upload_read" not in at.session_state
+    assert not any("scheme" in d.value.columns for d in at.dataframe)
 
 
 def test_run_experiment_section_and_use_the_averages():
@@ -160,3 +175,20 @@ def test_only_the_open_tab_runs_and_settings_are_kept_across_tabs():
     assert at.number_input(key="w_rep_seed").value == 7
     _open_tab(at, PLAN)
     assert at.number_input(key="w_plan_nmax").value == 25
+
+
+def test_sessions_given_the_same_fold_level_file_share_its_table(monkeypatch):
+    """Issue 31: a class given one fold-level file reads it once: the sessions that upload the same bytes share the
+    table read (state.load_upload), for as long as one of them keeps it."""
+    uploads_as_a_browser_sends_them(monkeypatch)
+    folds = (SAMPLES / "fold_level_example.csv").read_bytes()
+    tables = []
+    for _ in range(2):
+        at = _app(rtab=FOLDS)
+        by_label(at.radio, "Fold-level data").set_value("Upload a fold-level file")
+        at.run()
+        at.file_uploader[0].set_value(("mine.csv", folds, "text/csv"))  # the same bytes and name (messages name it)
+        at.run()
+        assert not at.exception and not at.error
+        tables.append(at.session_state["w_fold_upload_read"][1])
+    assert tables[0] is tables[1] and tables[0].folds is not None

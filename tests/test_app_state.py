@@ -257,30 +257,40 @@ def test_free_upload_removes_streamlits_copy_and_closes_the_uploaders_value(monk
     assert not state.uploaded_was_freed(None)
 
 
-def test_an_upload_waits_for_its_reader_on_disk_not_in_memory(monkeypatch, tmp_path):
-    """Issue 31: as soon as an upload arrives it is spooled to a private file and Streamlit's copies are freed, so
-    that a class's uploads wait in the read queue without holding memory; the spooled copy serves the following
-    runs (a sheet to choose, a refused file read another way) until the file was read, then it is deleted."""
+def _a_session_with_uploads(monkeypatch, tmp_path):
+    """The dashboard's state module in a stand-in session: its session state (a dict), spooled files in ``tmp_path``
+    and Streamlit's file manager replaced by a list of the files removed from it."""
     import sys
     import tempfile
     import types
     from pathlib import Path
 
     import streamlit as st
-    from streamlit.proto.Common_pb2 import FileURLs
     from streamlit.runtime.scriptrunner_utils import script_run_context
-    from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "dashboard"))
     import state
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    removed = []
+    removed: list = []
     manager = types.SimpleNamespace(remove_file=lambda session_id, file_id: removed.append((session_id, file_id)))
     ctx = types.SimpleNamespace(session_id="s1", uploaded_file_mgr=manager)
     monkeypatch.setattr(script_run_context, "get_script_run_ctx", lambda suppress_warning=False: ctx)
     session: dict = {}
     monkeypatch.setattr(st, "session_state", session)
+    return state, session, removed
+
+
+def test_an_upload_waits_for_its_reader_on_disk_not_in_memory(monkeypatch, tmp_path):
+    """Issue 31: as soon as an upload arrives it is spooled to a private file and Streamlit's copies are freed, so
+    that a class's uploads wait in the read queue without holding memory; the spooled copy serves the following
+    runs (a sheet to choose, a refused file read another way) until the file was read, then it is deleted."""
+    from pathlib import Path
+
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
+
+    state, session, removed = _a_session_with_uploads(monkeypatch, tmp_path)
     uploaded = UploadedFile(UploadedFileRec("f1", "scores.csv", "text/csv", MINE), FileURLs())
 
     spooled = state.upload_spool(uploaded)
@@ -415,3 +425,43 @@ def test_one_collector_thread_starts_with_the_first_run():
     state.note_run()
     threads = [t for t in threading.enumerate() if t.name == "dashboard-gc"]
     assert len(threads) == 1 and threads[0].daemon and threads[0].is_alive()
+
+
+def test_a_fold_level_upload_is_read_once_and_its_bytes_freed(monkeypatch, tmp_path):
+    """Issue 31: the fold-level uploader (Replicability, Bayesian) reads its file once per upload: the bytes are
+    spooled, freed from Streamlit's memory, read from the spooled copy, which is then deleted; the next runs get what
+    was read (a refusal too) by the file's id, until the file is removed or another one chosen."""
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
+
+    state, session, removed = _a_session_with_uploads(monkeypatch, tmp_path)
+    calls = []
+
+    def read(spooled):
+        calls.append((spooled.name, spooled.read(), [p.name for p in tmp_path.iterdir()]))
+        if spooled.name == "bad.csv":
+            raise cl.InputError("File 'bad.csv' has no folds.")
+        return f"rows of {spooled.name}"
+
+    uploaded = UploadedFile(UploadedFileRec("f1", "folds.csv", "text/csv", MINE), FileURLs())
+    session["w_fold_upload"] = uploaded
+    assert state.read_upload_once(uploaded, "w_fold_upload", read) == "rows of folds.csv"
+    assert calls[0][:2] == ("folds.csv", MINE) and len(calls[0][2]) == 1  # read from its spooled copy...
+    assert list(tmp_path.iterdir()) == []  # ... deleted once read
+    assert removed == [("s1", "f1")] and uploaded.closed  # Streamlit's copy and the uploader's value: freed
+    # The next runs (the browser sends the file's id; Streamlit gives a DeletedFile): what was read, not read again.
+    session["w_fold_upload"] = DeletedFile("f1")
+    for _ in range(3):
+        assert state.read_upload_once(None, "w_fold_upload", read) == "rows of folds.csv"
+    assert len(calls) == 1
+    # Another file replaces it; a refused file's message is what was read, shown again on the next run.
+    bad = UploadedFile(UploadedFileRec("f2", "bad.csv", "text/csv", b"dataset,A\nd1,1\n"), FileURLs())
+    session["w_fold_upload"] = bad
+    refused = state.read_upload_once(bad, "w_fold_upload", read)
+    assert isinstance(refused, cl.errors.Words) and "has no folds" in refused and len(calls) == 2
+    session["w_fold_upload"] = DeletedFile("f2")
+    assert state.read_upload_once(None, "w_fold_upload", read) is refused and len(calls) == 2
+    # The file removed (the uploader emptied): nothing, and nothing kept.
+    session["w_fold_upload"] = None
+    assert state.read_upload_once(None, "w_fold_upload", read) is None and "w_fold_upload_read" not in session
+    assert list(tmp_path.iterdir()) == []

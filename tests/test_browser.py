@@ -334,3 +334,29 @@ def test_a_sheet_chosen_after_the_upload_is_read_from_the_spooled_copy(server):
         _choose(page, "Sheet", names[1])
         _text(page, f"two_sheets.xlsx (sheet '{names[1]}')")
         assert not errors, errors
+
+
+def test_a_fold_level_upload_is_kept_through_the_next_runs(server):
+    """Issue 31: the fold-level uploader reads its file once and the server frees its bytes (state.read_upload_once);
+    the browser's next runs carry only the file's id, and the page goes on with what was read: a ratio typed after
+    the upload is checked (the box exists only while fold rows are loaded) and then used."""
+    path = Path(__file__).resolve().parents[1] / "sample_data" / "fold_level_example.csv"
+    dropzone = '[data-testid="stFileUploaderDropzoneInput"]'
+    with browser_page(height=1400) as (page, errors):
+        _open(page, f"{server}/replicability?rtab=Tests%20on%20fold-level%20results")
+        page.get_by_text("Upload a fold-level file", exact=True).first.click()
+        page.wait_for_selector(dropzone, state="attached", timeout=TIMEOUT)
+        page.set_input_files(dropzone, str(path))
+        _text(page, "How often does each test's verdict repeat over the seeds?")
+        wait_idle(page, TIMEOUT)
+        ratio = page.get_by_role("textbox", name="Test/train ratio n2/n1 (blank: from the file)")
+        ratio.fill("-1")
+        ratio.press("Enter")
+        _text(page, "'-1' is not a positive number")  # a later run: the rows were kept
+        wait_idle(page, TIMEOUT)
+        ratio.fill("0.2")
+        ratio.press("Enter")
+        expect(page.get_by_text("'-1' is not a positive number")).to_have_count(0, timeout=TIMEOUT)
+        wait_idle(page, TIMEOUT)
+        _text(page, "How often does each test's verdict repeat over the seeds?")
+        assert not errors, errors

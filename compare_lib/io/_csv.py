@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from array import array
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -35,6 +36,8 @@ def _allow_long_fields() -> None:
 
 
 _BLANK_LINES = re.compile(r"^[ \t\f\v]+$", re.MULTILINE)
+# A line holding a character that is not whitespace (as str.strip sees it); "." stops at \n only.
+_NONBLANK_LINES = re.compile(r"^.*\S.*$", re.MULTILINE)
 # Byte-order marks at the start of a line (files joined with `cat`): removed, so that a line holding only
 # one is blank for the record scan and for pandas alike (pandas drops a BOM at the start of the body: the
 # two counts differed, and a body of one such line raised pandas' EmptyDataError; issue 27).
@@ -68,6 +71,22 @@ def check_sep(sep: Any) -> str | None:
     return sep
 
 
+def _lines(text: str, chunk: int = 1 << 20) -> Iterator[str]:
+    """The lines of a text split at \\n only, read through a StringIO of about ``chunk`` characters at a time: a
+    StringIO holds 4 bytes per character, so one over the whole text would cost four times its size (issue 31: 35 MB
+    for a 10 MB file, the peak of a read)."""
+    start, size = 0, len(text)
+    while start < size:
+        cut = start + chunk
+        if cut >= size:
+            end = size
+        else:
+            newline = text.find("\n", cut)
+            end = size if newline < 0 else newline + 1
+        yield from io.StringIO(text[start:end], newline="")
+        start = end
+
+
 def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
     """One streaming pass of the csv module over the text: for each non-blank record, its first line
     number (1-based, a quoted field may span lines) and its number of fields; and the header cells.
@@ -79,7 +98,7 @@ def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.n
     if '"' not in text:
         return _scan_unquoted(text, delim, display)
     _allow_long_fields()
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, skipinitialspace=True)
+    reader = csv.reader(_lines(text), delimiter=delim, skipinitialspace=True)
     starts, counts = array("q"), array("q")
     header: list[str] | None = None
     previous_end = 0
@@ -101,42 +120,46 @@ def _scan_records(text: str, delim: str, display: str) -> tuple[np.ndarray, np.n
     return np.frombuffer(starts, dtype=np.int64), np.frombuffer(counts, dtype=np.int64), header, previous_end
 
 
+def _byte_positions(buf: np.ndarray, byte: int, chunk: int = 1 << 22) -> np.ndarray:
+    """Where ``byte`` is in ``buf``, compared a few megabytes at a time (a comparison of the whole buffer is a
+    temporary as large as the file), as 32-bit positions when they fit (half the memory of numpy's 64-bit ones)."""
+    dtype = np.int32 if buf.size < 2 ** 31 else np.int64
+    parts = [np.flatnonzero(buf[i:i + chunk] == byte).astype(dtype) + i for i in range(0, buf.size, chunk)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype)
+
+
 def _scan_unquoted(text: str, delim: str, display: str) -> tuple[np.ndarray, np.ndarray, list[str], int]:
     """:func:`_scan_records` for a text without quote characters, vectorized over its bytes: records are
     the non-empty lines and their fields are separated by every delimiter (the delimiter is ASCII, so
     counting its bytes in UTF-8 is exact)."""
     buf = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    breaks = np.flatnonzero(buf == 10)
-    starts = np.concatenate([[0], breaks + 1])
-    ends = np.concatenate([breaks, [buf.size]])
-    nonempty = ends > starts
-    seps = np.flatnonzero(buf == ord(delim))
-    counts = (np.searchsorted(seps, ends[nonempty]) - np.searchsorted(seps, starts[nonempty]) + 1)
-    lines = np.flatnonzero(nonempty) + 1
+    breaks = _byte_positions(buf, 10)
+    seps = _byte_positions(buf, ord(delim))
+    n_lines = int(breaks.size + 1)
+    starts = np.concatenate([np.zeros(1, breaks.dtype), breaks + 1])
+    ends = np.concatenate([breaks, np.array([buf.size], breaks.dtype)])
+    del breaks
+    lines = np.flatnonzero(ends > starts)  # the non-empty lines, from 0
     if lines.size == 0:
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
-    first = bytes(buf[starts[lines[0] - 1] : ends[lines[0] - 1]]).decode("utf-8")
+    first = bytes(buf[starts[lines[0]] : ends[lines[0]]]).decode("utf-8")
+    del buf  # the encoded text is not needed to count the fields
+    counts = np.searchsorted(seps, ends[lines]) - np.searchsorted(seps, starts[lines]) + 1
     header = first.split(delim)
     header = [h.lstrip(" ") for h in header]  # as skipinitialspace
-    return lines.astype(np.int64), counts.astype(np.int64), header, int(breaks.size + 1)
+    return lines + 1, counts.astype(np.int64), header, n_lines
 
 
-def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], str, np.ndarray, np.ndarray, int, str]:
-    """Header cells, the body text (after the header record), the body records' first line numbers and
+def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], bytes, np.ndarray, np.ndarray, int, str]:
+    """Header cells, the body (after the header record, as UTF-8 bytes), the body records' first line numbers and
     field counts, the header's line number and the delimiter (detected on the first non-blank lines
     unless given)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\ufeff" in text:
         text = _LINE_BOMS.sub("", text)
     text = _BLANK_LINES.sub("", text)  # whitespace-only lines are blank
-    stream = io.StringIO(text)
-    sample: list[str] = []
-    while len(sample) < 50:
-        line = stream.readline()
-        if not line:
-            break
-        if line.strip():
-            sample.append(line.rstrip("\n"))
+    # The first 50 non-blank lines, found without a StringIO (which holds 4 bytes per character of the whole text).
+    sample = [m.group() for m in itertools.islice(_NONBLANK_LINES.finditer(text), 50)]
     if not sample:
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
     delim = sep or _detect_delimiter(sample)
@@ -149,7 +172,8 @@ def _split_text(text: str, display: str, sep: str | None) -> tuple[list[str], st
     if body_from is not None:
         for _ in range(body_from):
             offset = text.index("\n", offset) + 1
-    body = text[offset:] if body_from is not None else ""
+    # The C parser reads bytes (1 per ASCII character, not 4); the body is never kept as a second str beside them.
+    body = text[offset:].encode("utf-8") if body_from is not None else b""
     return header, body, starts[1:], counts[1:], header_line, delim
 
 
@@ -161,7 +185,7 @@ def _ragged(display: str, line: int, fields: int, header: list[str], header_line
 
 
 def _parse_body(
-    header: list[str], body: str, line_numbers: np.ndarray, counts: np.ndarray, header_line: int, delim: str,
+    header: list[str], body_bytes: bytes, line_numbers: np.ndarray, counts: np.ndarray, header_line: int, delim: str,
     display: str, numeric_from: int | frozenset | None = None,
 ) -> tuple[list[str], pd.DataFrame]:
     """The body as a DataFrame of stripped strings (the C parser of pandas does the splitting), and the
@@ -176,7 +200,6 @@ def _parse_body(
         raise _ragged(display, line_numbers[i], counts[i], header, header_line, delim)
     common = dict(sep=delim, header=None, engine="c", skip_blank_lines=True, skipinitialspace=True,
                   quotechar='"', encoding="utf-8")
-    body_bytes = body.encode("utf-8")  # the C parser reads bytes: 1 byte per ASCII character, not 4
 
     def read(*args, **kw) -> pd.DataFrame:
         try:

@@ -104,6 +104,8 @@ def _byte_place(raw: bytes, index: int) -> str:
 
 
 _SURROGATE = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
+#: Whitespace as str.strip sees it (re's \s for str patterns is str.isspace).
+_LEADING_SPACE = re.compile(r"\s*")
 
 
 def _latin1_fallback(err: UnicodeError) -> tuple[str, int]:
@@ -176,12 +178,16 @@ def decode_text(raw: bytes | str, display: str) -> tuple[str, list[str]]:
             except UnicodeDecodeError as err:
                 text = _decode_invalid(body, err, display, notes)
     _refuse_characters(text, display)
-    stripped = text.lstrip().lower()
-    if stripped.startswith("<!doctype html") or stripped.startswith("<html") or stripped.startswith("<?xml"):
+    # Only the first characters after leading whitespace are looked at: a lowered copy of the whole text cost two
+    # copies of a 10 MB file at once (issue 31).
+    leading = _LEADING_SPACE.match(text)  # always matches (maybe nothing)
+    first = leading.end() if leading is not None else 0
+    opening = text[first:first + 16].lower()
+    if opening.startswith(("<!doctype html", "<html", "<?xml")):
         raise InputError(
             f"File '{display}' is an HTML/XML page, not a CSV table. Download the raw CSV file instead."
         )
-    if not text.strip():
+    if first == len(text):
         raise InputError(f"File '{display}' is empty. It needs a header row and one row per data set.")
     return text, notes
 
