@@ -224,8 +224,14 @@ class QueueNotice:
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def load_bytes(data: bytes, name: str, higher_is_better: bool, layout: str, missing: str,
                format: str = "auto") -> cl.ScoreTable:
-    """A score table from bytes a visitor gave (a fold-level upload, a link's table: ``format="csv"``), read in
+    """A score table from bytes a visitor gave (a link's table: ``format="csv"``, an experiment's rows), read in
     a child process."""
+    return _load_scores(data, name, higher_is_better, layout, missing, format)
+
+
+def _load_scores(data: bytes | cl.io.Spooled, name: str, higher_is_better: bool, layout: str, missing: str,
+                 format: str = "auto") -> cl.ScoreTable:
+    """``cl.load_scores`` of a visitor's bytes in a child process, with the app's limits (the cached loaders' body)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
         return isolated(cl.load_scores, data, display=name, name=name, higher_is_better=higher_is_better,
@@ -247,11 +253,7 @@ def load_upload(data: cl.io.Spooled, name: str, layout: str) -> cl.ScoreTable:
     """A score table (higher is better, missing cells refused) from an upload read once per session
     (:func:`read_upload_once`): shared by the sessions that upload the same file (the same bytes and name: a class
     given one file), for as long as one of them keeps it."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", cl.DataWarning)  # the notes carry the same text
-        return isolated(cl.load_scores, data, display=name, name=name, higher_is_better=True, layout=layout,
-                        missing="error", max_cells=MAX_CELLS, max_classifiers=MAX_CLASSIFIERS,
-                        max_sheet_cells=MAX_SHEET_CELLS)
+    return _load_scores(data, name, True, layout, "error")
 
 
 @shared_while_held("Reading the file…")  # freed with the sessions that hold it (issue 31)
@@ -310,6 +312,16 @@ def free_upload(uploaded: Any, key: str | None = None) -> None:
         _uploads_read[0] += 1  # what reading it left in cycles is freed by the next collection (note_run)
 
 
+def _upload_id(uploaded: Any, key: str | None) -> str | None:
+    """The id of the file the uploader ``key`` shows, or None. Once its bytes are freed, the server no longer has the
+    file: the uploader gives None, while the session state keeps Streamlit's DeletedFile with its id (the browser
+    sends it on every run), which says the uploader still shows this file (a sheet being chosen, rows kept)."""
+    file_id = getattr(uploaded, "file_id", None)
+    if file_id is None and key is not None:
+        file_id = getattr(st.session_state.get(key), "file_id", None)
+    return file_id
+
+
 def upload_spool(uploaded: Any, key: str | None = None) -> cl.io.Spooled | None:
     """The file uploader's file, spooled to disk as soon as it arrives (issue 31), or None (no file, or a file read
     and dropped: :func:`drop_upload_spool`). Its bytes then leave the server's memory at once (:func:`free_upload`):
@@ -318,11 +330,7 @@ def upload_spool(uploaded: Any, key: str | None = None) -> cl.io.Spooled | None:
     refused file read another way without uploading it again; it is deleted with the session otherwise. ``key``: the
     uploader's widget key (see :func:`free_upload`)."""
     ss = st.session_state
-    file_id = getattr(uploaded, "file_id", None)
-    if file_id is None and key is not None:
-        # Once freed, the server no longer has the file: the uploader gives None, while the session state keeps
-        # Streamlit's DeletedFile with its id, which says the uploader still shows this file (a sheet being chosen).
-        file_id = getattr(ss.get(key), "file_id", None)
+    file_id = _upload_id(uploaded, key)
     held = ss.get("upload_spool")
     if held is not None and file_id is not None and held[0] == file_id:
         return held[1]
@@ -346,10 +354,7 @@ def read_upload_once(uploaded: Any, key: str, read: Callable[[cl.io.Spooled], An
     to show on each run."""
     ss = st.session_state
     memo = f"{key}_read"
-    file_id = getattr(uploaded, "file_id", None)
-    if file_id is None:
-        # Once freed, the uploader gives None while the session state keeps Streamlit's DeletedFile with its id.
-        file_id = getattr(ss.get(key), "file_id", None)
+    file_id = _upload_id(uploaded, key)
     held = ss.get(memo)
     if held is not None and file_id is not None and held[0] == file_id:
         return held[1]
