@@ -137,7 +137,7 @@ def start_server(root: Path, port: int, log: Path, env: dict[str, str] | None = 
                                                                    if os.environ.get("PYTHONPATH") else "")}
     extra = ["--server.disconnectedSessionTTL", f"{ttl:g}"] if ttl is not None else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.port", str(port), "--server.address",
+        [sys.executable, "-m", "streamlit", "run", "dashboard/server.py", "--server.port", str(port), "--server.address",
          "127.0.0.1", *extra], cwd=root, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
         start_new_session=True)
     deadline = time.time() + 120

@@ -1,8 +1,9 @@
 """Entry point: page config, a shared link's view, the sidebar settings, navigation.
 
-Run with ``streamlit run dashboard/app.py`` after ``pip install -e .``. The whole run (this frame, and every page
-in its own) is inside :func:`ui.guarded`, and the pages' widget callbacks inside :func:`ui.guarded_callback`, so
-neither an input nor a bug can put a traceback on the screen, whatever ``client.showErrorDetails`` says (issue 31).
+Served by ``streamlit run dashboard/server.py`` (or ``streamlit run dashboard/app.py``) after ``pip install -e .``.
+The whole run (this frame, and every page in its own) is inside :func:`ui.guarded`, and the pages' widget
+callbacks inside :func:`ui.guarded_callback`, so neither an input nor a bug can put a traceback on the screen,
+whatever ``client.showErrorDetails`` says (issue 31).
 """
 
 from __future__ import annotations

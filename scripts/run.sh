@@ -18,4 +18,4 @@ if [ "$(cat .venv/.pins-run 2>/dev/null)" != "$pins_sha" ] \
   .venv/bin/python -m pip install --quiet -c .venv/pins-constraints.txt -e .
   echo "$pins_sha" > .venv/.pins-run
 fi
-exec .venv/bin/python -m streamlit run dashboard/app.py "$@"
+exec .venv/bin/python -m streamlit run dashboard/server.py "$@"

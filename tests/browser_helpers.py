@@ -32,11 +32,12 @@ def free_port() -> int:
 
 def start_server(port: int, log: Path, env_extra: dict | None = None,
                  extra_args: list[str] | None = None) -> subprocess.Popen:
-    """Start ``streamlit run dashboard/app.py`` in its own process group; wait for /_stcore/health. ``extra_args``:
+    """Start ``streamlit run dashboard/server.py`` (as scripts/run.sh does) in its own process group; wait for
+    /_stcore/health. ``extra_args``:
     more command-line options (e.g. ``--client.showErrorDetails=false``, as Community Cloud forces it)."""
     env = dict(os.environ, **(env_extra or {}))
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.headless", "true",
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "server.py"), "--server.headless", "true",
         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none", *(extra_args or []),
     ]

@@ -129,8 +129,8 @@ def test_readme_two_commands_are_the_scripts_ci_runs():
     assert (ROOT / "scripts/run.sh").is_file() and (ROOT / "scripts/test.sh").is_file()
     assert re.search(r"^bash scripts/test\.sh", (ROOT / ".ci/run").read_text(), re.M)
     # The README names the command that starts the dashboard, and it is the one scripts/run.sh runs.
-    assert ".venv/bin/python -m streamlit run dashboard/app.py\n" in blocks
-    assert "-m streamlit run dashboard/app.py" in (ROOT / "scripts/run.sh").read_text()
+    assert ".venv/bin/python -m streamlit run dashboard/server.py\n" in blocks
+    assert "-m streamlit run dashboard/server.py" in (ROOT / "scripts/run.sh").read_text()
 
 
 def test_docs_links_between_pages_exist():
