@@ -12,31 +12,22 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from load import cpu_seconds, free_port  # bench/ is on the path when this file runs
+from protocol import browser_requests
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _paths() -> list[str]:
-    lines = (ROOT / "bench" / "browser_requests.txt").read_text().splitlines()
-    return ["/" + line.strip().lstrip("/") for line in lines
-            if line.strip() and not line.startswith("#") and (line.startswith("static/") or line.strip() == "/")]
-
-
-def _cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """The page and the static files of a browser's first visit (a renamed hashed file found by its stem)."""
+    found, _missing = browser_requests()
+    return ["/" + p.lstrip("/") for p in found if p.startswith("static/") or p == "/"]
 
 
 def _visit(port: int, paths: list[str]) -> tuple[int, int]:
@@ -69,7 +60,7 @@ def _favicon(port: int, n: int) -> int:
 
 
 def measure(entry: str, visitors: int) -> None:
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", entry, "--server.port", str(port),
                                "--server.address", "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
@@ -83,13 +74,13 @@ def measure(entry: str, visitors: int) -> None:
                 time.sleep(0.2)
         paths = _paths()
         _visit(port, paths)  # the first visit reads the files from disk; a class's later visitors find them cached
-        before = _cpu(server.pid)
+        before = cpu_seconds(server.pid)
         for _ in range(visitors):
             ok, size = _visit(port, paths)
-        per_visitor = (_cpu(server.pid) - before) / visitors
-        before = _cpu(server.pid)
+        per_visitor = (cpu_seconds(server.pid) - before) / visitors
+        before = cpu_seconds(server.pid)
         not_modified = _favicon(port, 100)
-        per_favicon = (_cpu(server.pid) - before) / 100
+        per_favicon = (cpu_seconds(server.pid) - before) / 100
         print(f"{entry}: {len(paths)} requests a visitor ({ok} answered 200, {size / 1e6:.1f} MB); "
               f"server CPU {per_visitor:.3f} s a visitor; favicon {not_modified}/100 answered 304, "
               f"{per_favicon * 1000:.2f} ms each")

@@ -19,15 +19,18 @@ from streamlit.web.server.starlette.starlette_static_routes import create_stream
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "dashboard"))
+sys.path.insert(0, str(ROOT / "bench"))
+import protocol  # noqa: E402
 import static_assets  # noqa: E402  (the dashboard's modules import each other from dashboard/, as app.py does)
 
 STATIC_DIR = Path(file_util.get_static_dir())
 
 
 def _browser_paths() -> list[str]:
-    """What chromium fetched on its first visit (bench/browser_requests.txt), the files under static/."""
-    lines = (ROOT / "bench" / "browser_requests.txt").read_text().splitlines()
-    return ["/" + line.strip() for line in lines if line.startswith("static/")]
+    """What chromium fetched on its first visit (bench/browser_requests.txt, read by bench/protocol.py, which finds
+    a hashed file that another Streamlit version renamed), the files under static/."""
+    found, _missing = protocol.browser_requests()
+    return ["/" + p for p in found if p.startswith("static/")]
 
 
 def _scope(path: str, headers: dict[str, str] | None = None, method: str = "GET", kind: str = "http") -> dict:
