@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/load.py [--sessions 1 8 30] [--rounds 2]                 # browsers (chromium)
     .venv/bin/python bench/load.py --mode protocol --sessions 1,30,100 [--rounds 2]  # Streamlit's websocket protocol
+    .venv/bin/python bench/load.py --mode calibrate [--repeat 3]                    # the protocol against a browser
 
 Protocol mode (issue 31, ``bench/protocol.py``): the sessions speak Streamlit's own websocket protocol from this one
 asyncio process, so that 30, 100 or 300 of them fit on a 2-core machine beside the server. Each arrives in the first
@@ -14,6 +15,13 @@ besides the websocket, the page and its ~150 static files on arrival (bench/brow
 each run, every widget's state with a change, the browser's ForwardMsg cache expiry; ``--websocket-only`` leaves
 those out (the protocol mode as first written, 15-25 % below a browser's CPU per run: a first visit's static files
 alone cost the server ~0.6 s of CPU).
+
+Calibration mode (issue 31): does the protocol ask of the server what a browser asks? On one server, in turn, one
+chromium session of the browser mode and the same visits in protocol (``--browser-like``), each alone, ``--repeat``
+times; each phase's server CPU per page run is printed as measured and without the server's idle CPU over the phase
+(measured first), and the protocol's mean over the browser's. The protocol's default sessions are not the browser
+mode's visits (six widget changes in random pages, 2-4 s apart, 75 s a session against the browser's 15 s), so
+their CPU per run at N = 1 is not the comparison.
 
 Browser mode:
 
@@ -279,9 +287,52 @@ def protocol_main(args, proc: subprocess.Popen, port: int, runlog: Path) -> None
         print(head, *rows, sep="\n")
 
 
+def calibrate_main(args, proc: subprocess.Popen, port: int, runlog: Path) -> None:
+    """Calibration mode (issue 31): on one server, ``--repeat`` times in turn, one session of this file's browser mode
+    (chromium) and the same visits in protocol mode (``--browser-like``: the pages in the menu's order, the same three
+    widget changes), each alone. Reports each phase's server CPU per page run, as measured and without the server's
+    idle CPU over the phase's wall time (measured first, with no session), and the protocol's mean over the
+    browser's."""
+    import protocol
+
+    url = f"http://127.0.0.1:{port}"
+    asyncio.run(phase(url, 1, 1))  # warm: caches filled, modules imported
+    time.sleep(5)
+    cpu0, t0 = cpu_seconds(proc.pid), time.time()
+    time.sleep(args.idle)
+    idle_rate = (cpu_seconds(proc.pid) - cpu0) / (time.time() - t0)
+    print(f"server's idle CPU with no session: {idle_rate:.4f} s per second (over {args.idle:g} s)", flush=True)
+    print(f"{'phase':>9} {'page runs':>9} {'CPU s':>6} {'wall s':>6} {'CPU s/run':>9} {'without idle':>12}", flush=True)
+    per: dict[str, list[tuple[float, float]]] = {"browser": [], "protocol": []}
+    for _ in range(args.repeat):
+        for kind in ("browser", "protocol"):
+            time.sleep(2)
+            t0, cpu0 = time.time(), cpu_seconds(proc.pid)
+            if kind == "browser":
+                asyncio.run(phase(url, 1, args.rounds))
+            else:
+                stats = asyncio.run(protocol.run_sessions("127.0.0.1", port, 1, rounds=args.rounds, browser_like=True))
+                if stats.errors or stats.sessions_failed:
+                    print("protocol problems:", stats.sessions_failed, [r.error for r in stats.errors][:5])
+            wall, cpu = time.time() - t0, cpu_seconds(proc.pid) - cpu0
+            runs = len(runs_since(runlog, t0))
+            row = (cpu / max(runs, 1), (cpu - idle_rate * wall) / max(runs, 1))
+            per[kind].append(row)
+            print(f"{kind:>9} {runs:>9} {cpu:>6.2f} {wall:>6.1f} {row[0]:>9.3f} {row[1]:>12.3f}", flush=True)
+    mean = {k: [statistics.mean(r[i] for r in v) for i in (0, 1)] for k, v in per.items()}
+    print(f"mean CPU s per run: browser {mean['browser'][0]:.3f} ({mean['browser'][1]:.3f} without idle), protocol "
+          f"{mean['protocol'][0]:.3f} ({mean['protocol'][1]:.3f}); protocol / browser "
+          f"{mean['protocol'][0] / mean['browser'][0]:.2f} ({mean['protocol'][1] / mean['browser'][1]:.2f} without idle)",
+          flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["browser", "protocol"], default="browser")
+    parser.add_argument("--mode", choices=["browser", "protocol", "calibrate"], default="browser",
+                        help="calibrate: one browser session and the same visits in protocol mode, in turn, on one "
+                             "server (--repeat times): the protocol's CPU per page run against the browser's")
+    parser.add_argument("--repeat", type=int, default=3, help="calibrate: browser and protocol phases, each")
+    parser.add_argument("--idle", type=float, default=30.0, help="calibrate: seconds over which the idle CPU is measured")
     parser.add_argument("--sessions", nargs="+", default=None,
                         help="numbers of concurrent sessions, e.g. 1 8 30 or 1,30,100 (browser default 1 8 30, "
                              "protocol default 1 30 100)")
@@ -302,14 +353,16 @@ def main() -> None:
     args = parser.parse_args()
     default = [1, 8, 30] if args.mode == "browser" else [1, 30, 100]
     args.sessions = [int(x) for arg in args.sessions or [] for x in arg.split(",") if x] or default
-    if args.mode == "protocol":
+    if args.mode in ("protocol", "calibrate"):
+        if args.mode == "calibrate" and not Path(CHROMIUM).exists():
+            sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
         tmp = Path(tempfile.mkdtemp(prefix="load-"))
         port = free_port()
         runlog = tmp / "runs.tsv"
         proc = start_server(port, runlog, tmp / "server.log")
         print(f"server pid {proc.pid}, port {port}, log {tmp / 'server.log'}", flush=True)
         try:
-            protocol_main(args, proc, port, runlog)
+            (protocol_main if args.mode == "protocol" else calibrate_main)(args, proc, port, runlog)
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)

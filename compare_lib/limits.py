@@ -143,9 +143,9 @@ APP_READ_SECONDS = 30
 APP_READ_CPU_SECONDS = 30
 #: Children reading at once (each may use APP_READ_MEMORY_MB); further reads wait for a slot. One (issue 31): a reader
 #: uses 100-190 MB while it reads a 10 MB file; 30 uploads of 10 MB within 10 s (bench/uploads.py) peaked at 688 MB
-#: with two, at 606-642 MB with one, which reads nearly as fast because the next reader's interpreter starts while it
-#: reads (compare_lib.io._isolate._refill_early): read median 16.7-22.1 s against 18.2 s (27.7 s without that early
-#: start). Two readers of 1 GB each could also exceed Cloud's smallest app (690 MB) by themselves.
+#: with two, at 606-642 MB with one, which read nearly as fast then because the next reader's interpreter started while
+#: one read, and now because each reader is forked in milliseconds (compare_lib.io._isolate._ForkServer). Two readers
+#: of 1 GB each could also exceed Cloud's smallest app (690 MB) by themselves.
 APP_READ_WORKERS = 1
 #: A read waits in the server-wide queue for a free child at most this long (issue 31: a class uploading at once;
 #: a 10 MB file reads in one to a few seconds, so one child clears 30 waiting files well within it, but on a machine

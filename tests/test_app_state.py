@@ -281,6 +281,13 @@ def _a_session_with_uploads(monkeypatch, tmp_path):
     return state, session, removed
 
 
+def _files(folder) -> list[str]:
+    """The names of the files anywhere under ``folder`` (spooled uploads are in the process's scratch folder)."""
+    from pathlib import Path
+
+    return sorted(p.name for p in Path(folder).rglob("*") if p.is_file())
+
+
 def test_an_upload_waits_for_its_reader_on_disk_not_in_memory(monkeypatch, tmp_path):
     """Issue 31: as soon as an upload arrives it is spooled to a private file and Streamlit's copies are freed, so
     that a class's uploads wait in the read queue without holding memory; the spooled copy serves the following
@@ -296,20 +303,20 @@ def test_an_upload_waits_for_its_reader_on_disk_not_in_memory(monkeypatch, tmp_p
     spooled = state.upload_spool(uploaded)
     assert removed == [("s1", "f1")] and uploaded.closed  # Streamlit's copy and the uploader's value: freed
     assert spooled.read() == MINE and spooled.name == "scores.csv" and spooled.head == MINE
-    assert [p.name for p in tmp_path.iterdir()] == [Path(spooled.path).name]
+    assert _files(tmp_path) == [Path(spooled.path).name]
     assert state.upload_spool(DeletedFile("f1")) is spooled  # the next run: the same spooled copy
     assert state.digest(spooled) == state.digest(MINE)  # caches key it by content, as the bytes were
     assert state.results_token(spooled, "scores.csv", "auto", None) == state.results_token(MINE, "scores.csv", "auto",
                                                                                          None)
     state.drop_upload_spool()  # read: nothing of it stays on the server
-    assert list(tmp_path.iterdir()) == [] and "upload_spool" not in session
+    assert _files(tmp_path) == [] and "upload_spool" not in session
     assert state.upload_spool(DeletedFile("f1")) is None and state.upload_spool(None) is None
 
     other = UploadedFile(UploadedFileRec("f2", "other.csv", "text/csv", MINE + b"d6,0.1,0.2,0.3\n"), FileURLs())
     first = state.upload_spool(other)
     again = UploadedFile(UploadedFileRec("f3", "again.csv", "text/csv", MINE), FileURLs())
     assert state.upload_spool(again).name == "again.csv"  # another file replaces it, and its copy is deleted
-    assert first.path is None and len(list(tmp_path.iterdir())) == 1
+    assert first.path is None and len(_files(tmp_path)) == 1
 
 
 def test_once_read_the_uploaders_value_in_the_session_is_freed_too():
@@ -438,7 +445,7 @@ def test_a_fold_level_upload_is_read_once_and_its_bytes_freed(monkeypatch, tmp_p
     calls = []
 
     def read(spooled):
-        calls.append((spooled.name, spooled.read(), [p.name for p in tmp_path.iterdir()]))
+        calls.append((spooled.name, spooled.read(), _files(tmp_path)))
         if spooled.name == "bad.csv":
             raise cl.InputError("File 'bad.csv' has no folds.")
         return f"rows of {spooled.name}"
@@ -447,7 +454,7 @@ def test_a_fold_level_upload_is_read_once_and_its_bytes_freed(monkeypatch, tmp_p
     session["w_fold_upload"] = uploaded
     assert state.read_upload_once(uploaded, "w_fold_upload", read) == "rows of folds.csv"
     assert calls[0][:2] == ("folds.csv", MINE) and len(calls[0][2]) == 1  # read from its spooled copy...
-    assert list(tmp_path.iterdir()) == []  # ... deleted once read
+    assert _files(tmp_path) == []  # ... deleted once read
     assert removed == [("s1", "f1")] and uploaded.closed  # Streamlit's copy and the uploader's value: freed
     # The next runs (the browser sends the file's id; Streamlit gives a DeletedFile): what was read, not read again.
     session["w_fold_upload"] = DeletedFile("f1")
@@ -464,4 +471,4 @@ def test_a_fold_level_upload_is_read_once_and_its_bytes_freed(monkeypatch, tmp_p
     # The file removed (the uploader emptied): nothing, and nothing kept.
     session["w_fold_upload"] = None
     assert state.read_upload_once(None, "w_fold_upload", read) is None and "w_fold_upload_read" not in session
-    assert list(tmp_path.iterdir()) == []
+    assert _files(tmp_path) == []

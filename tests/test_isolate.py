@@ -3,6 +3,9 @@
 A worker that aborts, runs out of memory or of time becomes a clear ``InputError``; an ``InputError`` in the
 worker comes back as itself; the caller's other threads keep running while a worker holds its own
 interpreter lock (the property that keeps a shared server answering).
+
+Every test runs twice: with a fresh interpreter per call (a library's caller) and with each worker forked by the
+fork server that the dashboard starts (``_isolate.warm_up``, issue 31).
 """
 
 from __future__ import annotations
@@ -56,6 +59,71 @@ def _hold_the_lock(n: int) -> bool:
 
 def _nested() -> tuple[bool, str]:
     return _isolate.in_child(), run_isolated(_sleep, 0, display="inner")
+
+
+_MARK: list[str] = []
+
+
+def _whoami(mark: str) -> tuple[int, int, list[str]]:
+    """The worker's pid, its parent's, and the marks left in this module by earlier calls (none, if nothing of
+    one call survives into the next), then leaves its own."""
+    seen = list(_MARK)
+    _MARK.append(mark)
+    return os.getpid(), os.getppid(), seen
+
+
+def _pid_then_sleep(path: str, seconds: float) -> str:
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(seconds)
+    return "woke"
+
+
+@pytest.fixture(autouse=True, params=["fresh", "forked"])
+def worker_kind(request):
+    """A fresh interpreter per call, or each worker forked by the fork server (the dashboard's way)."""
+    if request.param == "forked":
+        _isolate.warm_up()
+        assert _isolate._server is not None and _isolate._server.alive()
+    yield request.param
+    _isolate.stop_fork_server()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _files(folder) -> list[str]:
+    """The names of the files anywhere under ``folder``."""
+    from pathlib import Path
+
+    return sorted(p.name for p in Path(folder).rglob("*") if p.is_file())
+
+
+def _leave_files_then_sleep(record: str, seconds: float) -> str:
+    """What a reader that unpacks into a temporary folder leaves when it is killed: the folder and a file in it."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="items_")
+    with open(os.path.join(folder, "member.csv"), "w") as f:
+        f.write("dataset,A\n")
+    with open(record, "w") as f:
+        f.write(folder)
+    time.sleep(seconds)
+    return folder
+
+
+def _wait_until(condition, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 # -----------------------------------------------------------------------------------------------------
@@ -157,8 +225,8 @@ def test_a_large_bytes_argument_reaches_the_worker_whole_through_a_file_that_is_
     made: list[str] = []
     real = _isolate._to_file
 
-    def spy(value, files):
-        out = real(value, files)
+    def spy(value, files, folder=None):
+        out = real(value, files, folder)
         made.extend(files)
         return out
 
@@ -166,7 +234,8 @@ def test_a_large_bytes_argument_reaches_the_worker_whole_through_a_file_that_is_
     assert run_isolated(_digest_and_size, data, display="big.csv") == (hashlib.sha256(data).hexdigest(), len(data),
                                                                        "bytes")
     assert made and all(p.startswith(str(tmp_path)) for p in made)  # it did go through a file
-    assert list(tmp_path.iterdir()) == []  # and the file is gone once the call ended
+    assert _files(tmp_path) == []  # and the file is gone once the call ended, with the call's folder
+    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(_isolate.scratch_dir())]
     small = b"dataset,A\n"
     assert run_isolated(_digest_and_size, small, display="s.csv") == (hashlib.sha256(small).hexdigest(), len(small),
                                                                       "bytes")
@@ -191,14 +260,15 @@ def test_a_spooled_argument_waits_on_disk_and_reaches_the_worker_whole(tmp_path,
     expected = (hashlib.sha256(data).hexdigest(), len(data), "bytes")
     assert run_isolated(_digest_and_size, spooled, display="upload.csv") == expected  # the worker gets bytes
     assert run_isolated(_digest_and_size, spooled, display="upload.csv") == expected  # read again: still there
-    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(spooled.path)]  # only the spooled file
+    assert _files(tmp_path) == [os.path.basename(spooled.path)]  # only the spooled file
+    assert os.path.dirname(spooled.path) == _isolate.scratch_dir()  # in this process's own folder
     spooled.close()
-    assert list(tmp_path.iterdir()) == [] and spooled.path is None
+    assert _files(tmp_path) == [] and spooled.path is None
     with pytest.raises(ValueError, match="closed"):
         spooled.read()
     cl.io.Spooled(data)  # dropped at once: its file goes with it
     gc.collect()
-    assert list(tmp_path.iterdir()) == []
+    assert _files(tmp_path) == []
 
 
 def test_a_spooled_argument_stays_in_memory_when_the_disk_refuses(monkeypatch):
@@ -246,3 +316,154 @@ def test_a_malformed_answer_is_refused_before_anything_is_allocated():
         _isolate._receive(io.BytesIO(huge), limit=1 << 30)
     with pytest.raises(EOFError):
         _isolate._receive(io.BytesIO(struct.pack("<Q", 0) + struct.pack("<Q", 10) + b"short"), limit=1 << 30)
+
+
+# -- issue 31: the fork server ----------------------------------------------------------------------------------
+
+def test_each_call_has_its_own_worker_and_nothing_of_one_call_reaches_the_next(worker_kind):
+    first = run_isolated(_whoami, "one", display="a")
+    second = run_isolated(_whoami, "two", display="b")
+    assert first[2] == second[2] == []  # the mark the first call left is not seen by the second
+    assert len({first[0], second[0], os.getpid()}) == 3
+    if worker_kind == "forked":
+        server = _isolate._server
+        assert first[1] == second[1] == server.process.pid  # forked by the server, which is not this process
+        assert server.process.pid not in (first[0], second[0])
+        assert _whoami("here")[2] == [] and _MARK == ["here"]  # the calls' marks did not reach the caller either
+        _MARK.clear()
+    else:
+        assert first[1] == second[1] == os.getpid()
+
+
+@pytest.mark.parametrize("worker_kind", ["forked"], indirect=True)
+def test_the_fork_server_is_a_fresh_interpreter_with_one_thread_and_the_readers_imported():
+    pid = _isolate._server.process.pid
+    # once it has answered a call (it has imported what it preloads: its command line is readable by then, which
+    # is not always so the moment the process has started)
+    assert run_isolated(_sleep, 0, display="x") == "woke"
+    assert open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[1:3] == [b"-c", _isolate._FORK_SERVER.encode()]
+    assert len(os.listdir(f"/proc/{pid}/task")) == 1  # one thread: nothing else runs while it forks
+
+
+@pytest.mark.parametrize("worker_kind", ["forked"], indirect=True)
+def test_a_dead_fork_server_is_started_again_by_the_next_call():
+    old = _isolate._server
+    old.process.kill()
+    old.process.wait()
+    assert run_isolated(_sleep, 0, display="b") == "woke"
+    new = _isolate._server
+    assert new is not None and new is not old and new.alive()
+    assert run_isolated(_whoami, "again", display="c")[1] == new.process.pid
+
+
+@pytest.mark.parametrize("worker_kind", ["forked"], indirect=True)
+def test_a_fork_server_that_does_not_answer_costs_the_call_a_fresh_interpreter(monkeypatch):
+    """A fork server that hangs (stopped here with SIGSTOP) is given up after FORK_WAIT_SECONDS: the call is served by
+    a fresh interpreter, and the next call starts a new server."""
+    import signal
+
+    old = _isolate._server
+    monkeypatch.setattr(_isolate, "FORK_WAIT_SECONDS", 1.0)
+    os.kill(old.process.pid, signal.SIGSTOP)
+    try:
+        assert run_isolated(_whoami, "fresh", display="a")[1] == os.getpid()
+    finally:
+        os.kill(old.process.pid, signal.SIGCONT)
+    assert _wait_until(lambda: old.process.poll() is not None)  # closed in the background
+    assert run_isolated(_whoami, "forked", display="b")[1] == _isolate._server.process.pid != old.process.pid
+
+
+def test_a_worker_stopped_at_its_time_limit_leaves_the_fork_server_running(worker_kind, tmp_path):
+    with pytest.raises(cl.InputError, match="took longer than 1 s"):
+        run_isolated(_pid_then_sleep, str(tmp_path / "pid"), 60, display="slow.csv", seconds=1)
+    pid = int((tmp_path / "pid").read_text())
+    assert _wait_until(lambda: not _alive(pid))
+    if worker_kind == "forked":
+        assert _isolate._server.alive()
+        assert run_isolated(_whoami, "next", display="n")[1] == _isolate._server.process.pid
+
+
+@pytest.mark.parametrize("worker_kind", ["forked"], indirect=True)
+def test_the_fork_server_ends_its_workers_when_the_caller_ends_it(tmp_path):
+    """The dashboard's server ending closes the fork server's socket: it kills its running workers and exits, and
+    the call that waited is told its reader stopped."""
+    server = _isolate._server
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(run_isolated(_pid_then_sleep, str(tmp_path / "pid"), 60, display="long.csv", seconds=120))
+        except cl.InputError as err:
+            outcome.append(err)
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    assert _wait_until(lambda: (tmp_path / "pid").exists() and (tmp_path / "pid").read_text() != "")
+    pid = int((tmp_path / "pid").read_text())
+    _isolate.stop_fork_server()
+    assert server.process.poll() is not None
+    assert _wait_until(lambda: not _alive(pid))
+    thread.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], cl.InputError), outcome
+    assert "could not be read: the reader stopped" in str(outcome[0])
+
+
+# -- issue 31: nothing a read wrote stays on disk ---------------------------------------------------------------
+
+def test_what_a_killed_worker_wrote_is_removed_with_its_calls_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    record = tmp_path / "record"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    with pytest.raises(cl.InputError, match="took longer than 1 s"):
+        run_isolated(_leave_files_then_sleep, str(record), 60, display="zip.zip", seconds=1)
+    left = record.read_text()
+    assert left.startswith(_isolate.scratch_dir() + os.sep)  # the worker wrote in its call's folder
+    assert not os.path.exists(left) and _files(scratch) == []  # which went with the call
+    done = run_isolated(_leave_files_then_sleep, str(record), 0, display="zip.zip")
+    assert not os.path.exists(done) and _files(scratch) == []
+
+
+def test_scratch_folders_of_processes_that_ended_are_removed_and_the_others_kept(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(ended.stdout)
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        dead = tmp_path / f"compare-{dead_pid}-ab_c1"
+        (dead / "call-x").mkdir(parents=True)
+        (dead / "upload-1").write_bytes(b"a visitor's file")
+        (dead / "call-x" / "argument-2").write_bytes(b"another")
+        living = tmp_path / f"compare-{alive.pid}-xyz"
+        living.mkdir()
+        (living / "upload-3").write_bytes(b"in use")
+        mine = _isolate.scratch_dir()
+        other = tmp_path / "compare-upload-k2j3"  # not a scratch folder's name: left alone
+        other.write_bytes(b"?")
+        assert _isolate.remove_stale_scratch() == [str(dead)]
+        assert not dead.exists() and living.exists() and os.path.isdir(mine) and other.exists()
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_a_scratch_folder_is_private_and_goes_when_its_process_exits(tmp_path):
+    import stat
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile; tempfile.tempdir = sys.argv[1]; from compare_lib.io import _isolate; "
+            "path = _isolate.scratch_dir(); import os; print(path, oct(os.stat(path).st_mode)); "
+            "cl = __import__('compare_lib'); s = cl.io.Spooled(b'x' * 100, 'f'); print(s.path)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path, mode, spooled = out.stdout.split()
+    assert os.path.dirname(path) == str(tmp_path) and stat.S_IMODE(int(mode, 8)) == 0o700
+    assert os.path.dirname(spooled) == path
+    assert not os.path.exists(path) and list(tmp_path.iterdir()) == []

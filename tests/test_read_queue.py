@@ -283,33 +283,3 @@ def test_a_read_that_waited_loads_and_its_message_goes_and_a_cache_hit_replays_c
     again.run()
     assert not again.exception, again.exception
     assert any("file: accuracy_waited.csv" in s for s in texts(again.success)), texts(again.success)
-
-
-def test_the_next_readers_worker_starts_while_this_one_reads_and_no_spare_idles_beside_it(monkeypatch):
-    """Issue 31: one file is read at a time (limits.APP_READ_WORKERS). While calls wait, the call that takes its
-    worker starts the next one's (_refill_early), so that an interpreter's start (about 0.8 s) overlaps the read; the
-    end of a call others wait for starts none (the next call takes that one, or starts its own), and the last call of
-    a queue starts the spare kept for the next visitor. At most one spare is being started at a time."""
-    import types
-
-    started = []
-    monkeypatch.setattr(_isolate, "_keep_spare", True)
-    monkeypatch.setattr(_isolate, "_refilling", threading.Event())
-    monkeypatch.setattr(_isolate.threading, "Thread",
-                        lambda target, name, daemon: types.SimpleNamespace(start=lambda: started.append(name)))
-    waiting = types.SimpleNamespace(status=lambda: {"slots": 1, "running": 1, "waiting": 3})
-    nobody = types.SimpleNamespace(status=lambda: {"slots": 1, "running": 0, "waiting": 0})
-    monkeypatch.setattr(_isolate, "_queue", waiting)
-    _isolate._refill_later()
-    assert started == []  # a call that others wait for ends: the next one starts (or takes) its own worker
-    _isolate._refill_early()
-    assert started == ["reader-spare"]  # a call takes its worker while others wait: the next one's starts now
-    _isolate._refill_early()
-    assert started == ["reader-spare"]  # already being started: not twice
-    _isolate._refilling.clear()  # (what _refill does once its worker has started)
-    monkeypatch.setattr(_isolate, "_queue", nobody)
-    _isolate._refill_early()
-    assert started == ["reader-spare"]  # nobody waits: no worker beside the one that reads
-    _isolate._refill_later()
-    assert started == ["reader-spare", "reader-spare"]  # the last call of a queue: the spare for the next visitor
-

@@ -13,9 +13,11 @@ inherit) that has already imported pandas and the readers. The worker limits its
 (``RLIMIT_AS``: its size at start plus ``memory_mb``) and its CPU time, computes, sends the result
 back and exits; the parent kills it after ``seconds`` of wall-clock time. Each worker serves one call,
 so that nothing of one input survives into the next. After :func:`warm_up` (the dashboard calls it
-once) a spare worker is kept started, so that a call does not wait for an interpreter to start (about
-a second), and while calls wait in the queue, the call that starts reading starts the next one's worker; without
-it, each call starts its own. At most :data:`MAX_CHILDREN` calls run at once
+once) each worker is forked from a fork server (:class:`_ForkServer`): an interpreter started once, with one
+thread, that imported the readers and never reads any input, so that a call waits milliseconds for its worker
+instead of the second an interpreter takes to start, and the workers share the imported modules' memory with it;
+without it (a library's caller, or not on Linux), each call starts its own interpreter. At most
+:data:`MAX_CHILDREN` calls run at once
 (others wait their turn in a queue, below). An :class:`~compare_lib.errors.InputError`
 raised in the worker is raised again in the caller; a worker that dies, runs out of memory or of time
 becomes an ``InputError`` that names the file and the limit.
@@ -36,16 +38,25 @@ use in place (PEP 574), instead of a whole pickle read into memory and then copi
 must wait for its turn can hold its input on disk meanwhile: a :class:`Spooled` argument is read by the worker from
 its file.
 
+Files (issue 31): what this process writes for the readers (spooled uploads, large arguments) is in its own private
+folder, :func:`scratch_dir`, and each call's worker writes its temporary files in a folder of its call, removed
+when the call ends, even when the worker was killed. The folder goes when the process exits; a server that was
+killed leaves it behind, and :func:`remove_stale_scratch` (called by :func:`warm_up`, at the dashboard's start)
+removes those of processes that no longer run.
+
 Limits: ``RLIMIT_AS`` is enforced on Linux (on macOS and Windows only the time limit applies); the
 arguments and the result are pickled, so they must be picklable.
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
 import itertools
 import os
 import pickle
+import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -59,7 +70,8 @@ from typing import Any, Callable
 from compare_lib import limits
 from compare_lib.errors import InputError, marked
 
-__all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up", "ReadQueue", "queue_status"]
+__all__ = ["run_isolated", "in_child", "MAX_CHILDREN", "warm_up", "ReadQueue", "queue_status", "scratch_dir",
+           "remove_stale_scratch"]
 
 #: Calls running at once in workers (each may use its memory limit).
 MAX_CHILDREN = limits.APP_READ_WORKERS
@@ -153,15 +165,15 @@ def queue_status() -> dict[str, int]:
     """How many isolated calls run (at most :data:`MAX_CHILDREN`) and wait, server-wide, at this moment."""
     return _queue.status()
 
-_spare_lock = threading.Lock()
-_spare: subprocess.Popen | None = None
-_refilling = threading.Event()  # a spare worker is being started
-_keep_spare = False
 #: True inside a worker: a nested call runs its function directly.
 _IN_CHILD = False
 #: What a worker imports before it waits for its call.
 _PRELOAD = ("pandas", "compare_lib.io", "compare_lib.io._excel", "compare_lib.io._csv", "compare_lib.io._layout")
-_WORKER = "from compare_lib.io._isolate import _serve; _serve()"
+_WORKER = "from compare_lib.io._isolate import _serve_stdio; _serve_stdio()"
+_FORK_SERVER = "import sys; from compare_lib.io._isolate import _fork_server; _fork_server(int(sys.argv[1]))"
+#: Seconds a call waits for the fork server to answer with its worker's pid (it may still be importing the readers)
+#: before it starts a fresh interpreter instead.
+FORK_WAIT_SECONDS = 30.0
 
 
 def in_child() -> bool:
@@ -169,87 +181,391 @@ def in_child() -> bool:
     return _IN_CHILD
 
 
-def _start_worker() -> subprocess.Popen:
+_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding compare_lib, installed or not
+
+
+def _worker_env() -> dict[str, str]:
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # the folder holding compare_lib, installed or not
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = _ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["RUST_BACKTRACE"] = "0"  # a native reader's panic prints one line, not a stack
     # The memory limit counts reserved address space: allocators that reserve gigabytes up front (Arrow's
     # default pool, one malloc arena per thread, BLAS thread buffers) would hit it with nothing allocated.
     env.update(ARROW_DEFAULT_MEMORY_POOL="system", MALLOC_ARENA_MAX="2", OPENBLAS_NUM_THREADS="1",
                OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    # pyarrow's bundled jemalloc starts a background thread when imported, even when its pool is not used: without
+    # it, the fork server has one thread, the only kind of process that forks safely.
+    env["JE_ARROW_MALLOC_CONF"] = "background_thread:false"
     # A buffer of 4 MB or more on its own pages, given back when freed, as in the dashboard's server (issue 31:
     # dashboard/state.tune_allocator): glibc would otherwise keep a parse's large intermediate buffers in its heap
     # for the rest of the call.
     env.update(MALLOC_MMAP_THRESHOLD_=str(limits.ALLOCATOR_MMAP_THRESHOLD),
                MALLOC_TRIM_THRESHOLD_=str(limits.ALLOCATOR_TRIM_THRESHOLD))
+    return env
+
+
+def _start_worker() -> subprocess.Popen:
+    """A fresh interpreter that serves one call (without the fork server: a library's caller, or no fork here)."""
     return subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env, cwd=root, close_fds=True)
+                            stderr=subprocess.DEVNULL, env=_worker_env(), cwd=_ROOT, close_fds=True)
 
 
-def _refill() -> None:
-    global _spare
-    try:
-        worker = _start_worker()
-        with _spare_lock:
-            if _spare is None and _keep_spare:
-                _spare = worker
+_STATUS = struct.Struct("<q")
+
+
+class _Forked:
+    """A worker forked by the fork server, with what :func:`run_isolated` uses of a ``Popen``: ``stdin``,
+    ``stdout``, :meth:`kill`, :meth:`wait`, :meth:`poll`. Its exit status comes from the fork server (its parent),
+    which writes it into ``status`` once it has reaped it."""
+
+    def __init__(self, pid: int, stdin, stdout, status: int):
+        self.pid, self.stdin, self.stdout, self._status = pid, stdin, stdout, status
+        self.returncode: int | None = None
+        self._ended = False
+
+    def _read_status(self, block: bool) -> None:
+        if self._ended:
+            return
+        if not block:
+            import select
+
+            if not select.select([self._status], [], [], 0)[0]:
                 return
-        worker.kill()
-        worker.wait()
-    finally:
-        _refilling.clear()
+        data = b""
+        while len(data) < _STATUS.size:
+            chunk = os.read(self._status, _STATUS.size - len(data))
+            if not chunk:  # the fork server ended before it could tell (it was killed): the status is unknown
+                break
+            data += chunk
+        self._ended = True
+        os.close(self._status)
+        if len(data) == _STATUS.size:
+            self.returncode = _STATUS.unpack(data)[0]
+
+    def poll(self) -> int | None:
+        self._read_status(block=False)
+        return self.returncode
+
+    def wait(self) -> int | None:
+        self._read_status(block=True)
+        return self.returncode
+
+    def kill(self) -> None:
+        self._read_status(block=False)
+        if not self._ended:  # not yet reaped by the fork server, so the pid is still this worker's
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
-def _take_worker() -> subprocess.Popen:
-    global _spare
-    with _spare_lock:
-        worker, _spare = _spare, None
-    if worker is not None and worker.poll() is None:
-        return worker
+class _ForkServer:
+    """An interpreter that has imported the readers once and forks one worker per call (issue 31).
+
+    Why: a fresh interpreter per call costs about 0.8 s of CPU to start and import pandas and the readers (on the
+    server's two cores, beside the pages), and holds its own ~70 MB of imported modules, so that a worker kept
+    started for the next call doubled the readers' memory while a class uploaded. A worker forked from this
+    server starts in milliseconds and shares the imported modules with it until it writes to them (copy on write;
+    the server's objects are frozen out of the collector's reach, ``gc.freeze``, so that a collection in the
+    worker does not copy them). The server itself never reads any input: each worker is a copy of it as it was
+    after its imports, so nothing of one call survives into the next, as with a fresh interpreter. It is a fresh
+    interpreter itself (``python -c``), with one thread, never a fork of the caller. (The workers share its
+    string-hash seed, where fresh interpreters each drew their own; each read is still bounded by its time and CPU
+    limits.)
+
+    Protocol, over a Unix socket pair: for each call the caller sends one byte with three descriptors
+    (``SCM_RIGHTS``): the read end of the call's pipe, the write end of the answer's pipe, and the write end of a
+    status pipe, in which the server writes the worker's pid at once and its exit status (as ``Popen`` gives it:
+    minus the signal's number when a signal ended it) once it has reaped it. When the caller's end of the socket
+    closes (the dashboard's server ended), the server kills its workers and exits."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self._lock = threading.Lock()
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen([sys.executable, "-c", _FORK_SERVER, str(theirs.fileno())],
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, env=_worker_env(), cwd=_ROOT,
+                                            pass_fds=(theirs.fileno(),))
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._socket = ours
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def fork(self) -> _Forked:
+        """A new worker, its call's pipes connected; OSError when the server does not answer within
+        :data:`FORK_WAIT_SECONDS`."""
+        import select
+        import socket
+
+        job_r, job_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        status_r, status_w = os.pipe()
+        try:
+            with self._lock:
+                socket.send_fds(self._socket, [b"F"], [job_r, answer_w, status_w])
+        except BaseException:
+            for fd in (job_w, answer_r, status_r):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (job_r, answer_w, status_w):
+                os.close(fd)
+        try:
+            data = b""
+            deadline = time.monotonic() + FORK_WAIT_SECONDS
+            while len(data) < _STATUS.size:
+                if not select.select([status_r], [], [], max(deadline - time.monotonic(), 0))[0]:
+                    raise OSError("the fork server did not answer")
+                chunk = os.read(status_r, _STATUS.size - len(data))
+                if not chunk:
+                    raise OSError("the fork server ended")
+                data += chunk
+        except BaseException:
+            for fd in (job_w, answer_r, status_r):
+                os.close(fd)
+            raise
+        (pid,) = _STATUS.unpack(data)
+        return _Forked(pid, os.fdopen(job_w, "wb"), os.fdopen(answer_r, "rb"), status_r)
+
+    def close(self) -> None:
+        """End the server (it kills the workers it has running)."""
+        self._socket.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+_server_lock = threading.Lock()
+_server: _ForkServer | None = None
+_use_fork_server = False
+
+
+def _fork_server_available() -> bool:
+    """Where the fork server is used: Linux (``fork`` of an interpreter that has imported pandas is not safe on
+    macOS, and Windows has no ``fork``)."""
+    import socket
+
+    return sys.platform.startswith("linux") and hasattr(socket, "send_fds")
+
+
+def _ensure_server() -> _ForkServer | None:
+    """The running fork server, started (again) if it is not running; None when it is not used or cannot start."""
+    global _server
+    if not _use_fork_server:
+        return None
+    with _server_lock:
+        if _server is not None and not _server.alive():
+            _server.close()
+            _server = None
+        if _server is None:
+            try:
+                _server = _ForkServer()
+            except OSError:
+                return None
+        return _server
+
+
+def _take_worker() -> subprocess.Popen | _Forked:
+    """A worker for one call: forked by the fork server when it runs, else a fresh interpreter."""
+    server = _ensure_server()
+    if server is not None:
+        try:
+            return server.fork()
+        except OSError:  # the server died or hangs: this call starts its own; the next call starts a new server
+            with _server_lock:
+                global _server
+                if _server is server:
+                    _server = None
+            threading.Thread(target=server.close, name="fork-server-close", daemon=True).start()
     return _start_worker()
 
 
-def _start_refill() -> None:
-    """Start the next spare worker in the background, unless one is already being started."""
-    with _spare_lock:
-        if _refilling.is_set():
-            return
-        _refilling.set()
-    try:
-        threading.Thread(target=_refill, name="reader-spare", daemon=True).start()
-    except BaseException:
-        _refilling.clear()
-        raise
-
-
-def _refill_early() -> None:
-    """A call has just taken its worker while others wait in the queue: start the next one's worker now, so that its
-    interpreter starts (about 0.8 s of CPU) while this call reads, and the next call, whose turn comes when this one
-    ends, finds it ready (issue 31: with one reader, 30 files of 10 MB each waited for an interpreter's start, a
-    second of the 1.3 a read took)."""
-    if _keep_spare and _queue.status()["waiting"]:
-        _start_refill()
-
-
-def _refill_later() -> None:
-    """Start the next spare worker once a call has ended when nobody waits, not when it starts: while one large file
-    is read, the server's processes are then the server and that reader, without a third interpreter (issue 31: the
-    peak of one upload). While calls wait, the spare was started as the call began (:func:`_refill_early`), and the
-    next call takes it; if none was (the queue formed during the call), the next call starts its own worker, and a
-    spare started beside it would sit idle next to the reader."""
-    if _keep_spare and not _queue.status()["waiting"]:
-        _start_refill()
-
-
 def warm_up() -> None:
-    """Keep a started worker ready from now on, so that a call does not wait for an interpreter to start."""
-    global _keep_spare
-    with _spare_lock:
-        if _keep_spare:
-            return
-        _keep_spare = True
-    _start_refill()
+    """From now on, fork each call's worker from a server that has imported the readers (the dashboard calls this
+    once): a call then waits milliseconds for its worker, not the second an interpreter takes to start."""
+    global _use_fork_server
+    remove_stale_scratch()
+    if not _fork_server_available():
+        return
+    _use_fork_server = True
+    _ensure_server()
+
+
+def stop_fork_server() -> None:
+    """End the fork server and start each call's worker fresh again (for tests, and a caller that is done)."""
+    global _use_fork_server, _server
+    _use_fork_server = False
+    with _server_lock:
+        server, _server = _server, None
+    if server is not None:
+        server.close()
+
+
+def _fork_server(fd: int) -> None:
+    """The fork server's loop (see :class:`_ForkServer`): import the readers, then fork one worker per request
+    arriving on the socket ``fd``, and report each worker's exit status. One thread; the SIGCHLD of an ended
+    worker wakes the loop through a pipe (``signal.set_wakeup_fd``)."""
+    global _IN_CHILD
+    _IN_CHILD = True
+    import gc
+    import importlib
+    import select
+    import socket
+
+    for name in _PRELOAD:
+        importlib.import_module(name)
+    gc.freeze()  # what the imports made is never traversed by a worker's collections: its pages stay shared
+    control = socket.socket(fileno=fd)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    os.set_blocking(wake_r, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    status: dict[int, int] = {}  # worker pid -> the write end of its status pipe
+    poller = select.poll()
+    poller.register(control, select.POLLIN)
+    poller.register(wake_r, select.POLLIN)
+
+    def report(pid: int, code: int) -> None:
+        fd = status.pop(pid, None)
+        if fd is not None:
+            try:
+                os.write(fd, _STATUS.pack(code))
+            except OSError:  # the caller stopped waiting
+                pass
+            os.close(fd)
+
+    while True:
+        for ready, _ in poller.poll():
+            if ready == wake_r:
+                try:
+                    while os.read(wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+                while True:
+                    try:
+                        pid, code = os.waitpid(-1, os.WNOHANG)
+                    except ChildProcessError:
+                        break
+                    if pid == 0:
+                        break
+                    report(pid, os.waitstatus_to_exitcode(code))
+                continue
+            try:
+                message, fds, _, _ = socket.recv_fds(control, 1, 3)
+            except OSError:
+                message, fds = b"", []
+            if not message:  # the caller's end closed: the dashboard's server has ended
+                for pid in status:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                os._exit(0)
+            if len(fds) != 3:
+                for fd in fds:
+                    os.close(fd)
+                continue
+            job, answer, done = fds
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    signal.set_wakeup_fd(-1)
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    for fd in (wake_r, wake_w, done, *status.values()):
+                        os.close(fd)
+                    control.close()
+                    with os.fdopen(job, "rb") as stdin, os.fdopen(answer, "wb") as stdout:
+                        _serve(stdin, stdout)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(job)
+            os.close(answer)
+            status[pid] = done
+            try:
+                os.write(done, _STATUS.pack(pid))
+            except OSError:
+                pass
+
+
+#: The name of a process's scratch folder in the temporary folder: ``compare-<pid>-<random>``.
+_SCRATCH = re.compile(r"compare-(\d+)-[A-Za-z0-9_]+")
+_scratch_lock = threading.Lock()
+_scratch: dict[str, str] = {}  # temporary folder -> this process's scratch folder in it
+
+
+def scratch_dir() -> str:
+    """This process's private folder (mode 0700) for what it writes for the readers: spooled uploads, large
+    arguments, and each call's folder, in which its worker writes its own temporary files. Made once per temporary
+    folder (``tempfile.gettempdir()``); removed when the process exits normally, and by :func:`remove_stale_scratch`
+    (the dashboard's start) when it did not: a server that was killed leaves no visitor's file behind for good.
+    OSError when it cannot be made."""
+    base = tempfile.gettempdir()
+    with _scratch_lock:
+        path = _scratch.get(base)
+        if path is None or not os.path.isdir(path):
+            path = tempfile.mkdtemp(prefix=f"compare-{os.getpid()}-", dir=base)
+            _scratch[base] = path
+            atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+def _pid_runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_scratch() -> list[str]:
+    """Remove, from the temporary folder, the scratch folders (:func:`scratch_dir`) of this user's processes that no
+    longer run, with what they held; returns their paths. A folder whose process runs (or whose number a new process
+    took) is kept."""
+    removed: list[str] = []
+    base = tempfile.gettempdir()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _SCRATCH.fullmatch(entry.name)
+        try:
+            if (not match or not entry.is_dir(follow_symlinks=False)
+                    or entry.stat(follow_symlinks=False).st_uid != os.getuid()):
+                continue
+        except OSError:
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _pid_runs(pid):
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.path)
+    return removed
+
+
+def _call_dir() -> str | None:
+    """A folder for one call, in this process's scratch folder: the worker's temporary folder, removed with all it
+    holds when the call ends, even when its worker was killed (a reader that unpacks a zip into a temporary folder
+    cannot clean up after SIGKILL). None when it cannot be made (the call then goes on without it)."""
+    try:
+        return tempfile.mkdtemp(prefix="call-", dir=scratch_dir())
+    except OSError:
+        return None
 
 
 def _vm_size() -> int:
@@ -297,7 +613,7 @@ class Spooled:
         self._data: bytes | None = None
         self.path: str | None = None
         try:
-            fd, path = tempfile.mkstemp(prefix="compare-upload-")
+            fd, path = tempfile.mkstemp(prefix="upload-", dir=scratch_dir())
         except OSError:
             self._data = bytes(data)
             return
@@ -347,14 +663,14 @@ def _unlink(path: str) -> None:
         pass
 
 
-def _to_file(value: Any, files: list[str]) -> Any:
+def _to_file(value: Any, files: list[str], folder: str | None = None) -> Any:
     """``value``, or a :class:`_FileArgument` when it is a large ``bytes``: written once to a private temporary
-    file (mode 0600), whose path goes in ``files`` for the caller to delete. If it cannot be written (a full or
-    read-only disk), the value is pickled into the call as before."""
+    file (mode 0600) in ``folder`` (the call's), whose path goes in ``files`` for the caller to delete. If it cannot
+    be written (a full or read-only disk), the value is pickled into the call as before."""
     if not isinstance(value, (bytes, bytearray)) or len(value) < FILE_ARGUMENT_BYTES:
         return value
     try:
-        fd, path = tempfile.mkstemp(prefix="compare-read-")
+        fd, path = tempfile.mkstemp(prefix="argument-", dir=folder)
     except OSError:
         return value
     files.append(path)
@@ -424,19 +740,27 @@ def _receive(stream, limit: int) -> tuple[bytearray, list[bytearray]]:
     return parts[0], parts[1:]
 
 
-def _serve() -> None:
-    """The worker: import the readers, read one pickled call from stdin, apply the limits, answer on stdout."""
+def _serve_stdio() -> None:
+    """A fresh interpreter's worker: import the readers, then serve one call from stdin to stdout."""
     global _IN_CHILD
     _IN_CHILD = True
     import importlib
 
     for name in _PRELOAD:
         importlib.import_module(name)
-    data = sys.stdin.buffer.read()
+    _serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+def _serve(stdin, stdout) -> None:
+    """The worker: read one pickled call from ``stdin``, apply the limits, answer on ``stdout``."""
+    data = stdin.read()
     if not data:  # the parent went away before giving a call
         return
-    func, args, kwargs, memory_mb, cpu_seconds = pickle.loads(data)
+    func, args, kwargs, memory_mb, cpu_seconds, folder = pickle.loads(data)
     del data
+    if folder is not None:  # what the reader writes goes in the call's folder, removed by the caller in any case
+        tempfile.tempdir = folder
+        os.environ["TMPDIR"] = folder
     args = tuple(_from_file(a) for a in args)
     kwargs = {k: _from_file(v) for k, v in kwargs.items()}
     try:
@@ -461,7 +785,7 @@ def _serve() -> None:
             raise
         message = ("error", f"{type(err).__name__}: {str(err)[:300]}")
     del args, kwargs  # the input is not needed to send the answer
-    _send(sys.stdout.buffer, message)
+    _send(stdout, message)
 
 
 def _describe_death(code: int | None) -> str:
@@ -506,12 +830,12 @@ def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = l
     deadline = time.monotonic() + seconds
     timed_out, answer, code = False, {}, None
     files: list[str] = []
+    folder = _call_dir()
     try:
-        job = pickle.dumps((func, tuple(_to_file(a, files) for a in args),
-                            {k: _to_file(v, files) for k, v in kwargs.items()}, memory_mb, cpu_seconds or seconds),
-                           protocol=pickle.HIGHEST_PROTOCOL)
+        job = pickle.dumps((func, tuple(_to_file(a, files, folder) for a in args),
+                            {k: _to_file(v, files, folder) for k, v in kwargs.items()}, memory_mb,
+                            cpu_seconds or seconds, folder), protocol=pickle.HIGHEST_PROTOCOL)
         worker = _take_worker()
-        _refill_early()
         assert worker.stdin is not None and worker.stdout is not None  # started with both pipes
         limit = max(memory_mb or 0, 256) * 2 ** 21  # twice the memory the worker may use
 
@@ -539,12 +863,13 @@ def run_isolated(func: Callable, /, *args: Any, display: str, memory_mb: int = l
         worker.stdout.close()
     finally:
         _queue.release()
-        _refill_later()
         for path in files:
             try:
                 os.unlink(path)
             except OSError:
                 pass
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     message = None
     if "parts" in answer and not timed_out:
         main, buffers = answer.pop("parts")
