@@ -31,7 +31,7 @@ def test_compact_ranks_equal_scipys_average_ranks_and_the_uncompacted_table(monk
     doubled = table.doubled_ranks
     assert doubled.dtype == np.int64 and not doubled.flags.writeable
     np.testing.assert_array_equal(doubled, (2 * expected).astype(np.int64))
-    # What it keeps: 2 bytes a score, instead of 8 (float ranks) + 8 (int64 doubled ranks).
+    # What it keeps: 2 bytes a score (250 classifiers), instead of 8 (float ranks) + 8 (int64 doubled ranks).
     assert table._doubled_compact.dtype == np.int16 and table._doubled_compact.nbytes == 2 * scores.size
     assert "_ranks" not in vars(table) and "_doubled" not in vars(table)
     # Making the ranks frame allocates its float array once (8 bytes a score), not a second copy of it.
@@ -67,6 +67,24 @@ def test_the_compact_type_widens_when_twice_the_classifiers_do_not_fit_16_bits(m
     table = cl.ScoreTable(_scores(30, 4))
     monkeypatch.setattr(type(table), "n_classifiers", property(lambda self: 20_000))
     assert table._doubled_compact.dtype == np.int32
+
+
+@pytest.mark.parametrize("k, kind", [(63, np.int8), (64, np.int16)])
+def test_up_to_63_classifiers_the_compact_ranks_take_one_byte_a_score_with_the_same_values(monkeypatch, k, kind):
+    """Issue 31: a class's 19,305 x 50 tables keep 1 byte a score of ranks (2k = 126 fits int8; 2 x 64 does not), and
+    every statistic reads them as before: the extreme doubled ranks (1 and 2k - 1 ... 2k) come back exact."""
+    scores = _scores(cl.core._table.COMPACT_RANKS_ABOVE // k + 1, k)
+    scores.iloc[0] = np.arange(k, dtype=float)  # ranks 1..k without ties: 2k reached exactly
+    table = cl.ScoreTable(scores)
+    assert table._compact and table._doubled_compact.dtype == kind
+    assert table._doubled_compact.nbytes == np.dtype(kind).itemsize * scores.size
+    assert table.doubled_ranks[0].max() == 2 * k and table.doubled_ranks.dtype == np.int64
+    monkeypatch.setattr(_table, "COMPACT_RANKS_ABOVE", 10**9)
+    full = cl.ScoreTable(scores)
+    np.testing.assert_array_equal(table.ranks.to_numpy(), full.ranks.to_numpy())
+    np.testing.assert_array_equal(table.doubled_ranks, full.doubled_ranks)
+    pd.testing.assert_series_equal(table.doubled_rank_sums, full.doubled_rank_sums)
+    assert cl.friedman(table).statistic == cl.friedman(full).statistic
 
 
 def test_a_tables_names_are_plain_stripped_strings_and_reused_when_they_already_are():

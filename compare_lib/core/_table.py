@@ -214,10 +214,13 @@ class ScoreTable:
 
     @cached_property
     def _doubled_compact(self) -> np.ndarray:
-        # 2 x the ranks in the smallest signed type that holds 2k (int16 up to 16,383 classifiers): 2 bytes a score
-        # instead of the 16 of float ranks and int64 doubled ranks kept side by side.
+        # 2 x the ranks in the smallest signed type that holds 2k (int8 up to 63 classifiers, int16 up to 16,383): 1 or
+        # 2 bytes a score instead of the 16 of float ranks and int64 doubled ranks kept side by side. Every reader
+        # converts first (ranks: / 2.0, doubled_ranks: int64), so no arithmetic happens in the small type.
         r = rank_scores(self.scores.to_numpy(dtype=float), higher_is_better=self.higher_is_better)
-        out = doubled_ranks(r).astype(np.int16 if 2 * self.n_classifiers <= np.iinfo(np.int16).max else np.int32)
+        twice_k = 2 * self.n_classifiers
+        kind = next(t for t in (np.int8, np.int16, np.int32) if twice_k <= np.iinfo(t).max)
+        out = doubled_ranks(r).astype(kind)
         out.setflags(write=False)
         return out
 
