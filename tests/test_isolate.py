@@ -81,10 +81,14 @@ def _pid_then_sleep(path: str, seconds: float) -> str:
 
 @pytest.fixture(autouse=True, params=["fresh", "forked"])
 def worker_kind(request):
-    """A fresh interpreter per call, or each worker forked by the fork server (the dashboard's way)."""
+    """A fresh interpreter per call, or each worker forked by the fork server (the dashboard's way). The dashboard's
+    AppTests of the same test run may have started one (ui.warm_up): "fresh" stops it first."""
     if request.param == "forked":
         _isolate.warm_up()
         assert _isolate._server is not None and _isolate._server.alive()
+    else:
+        _isolate.stop_fork_server()
+        assert _isolate._server is None
     yield request.param
     _isolate.stop_fork_server()
 
