@@ -477,7 +477,12 @@ def _fork_server(fd: int) -> None:
                     os.close(fd)
                 continue
             job, answer, done = fds
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had (memory, process limit): this call fails, the server goes on
+                for fd in fds:
+                    os.close(fd)  # the caller reads the end of its status pipe: it starts a fresh interpreter
+                continue
             if pid == 0:
                 code = 1
                 try:
