@@ -212,6 +212,22 @@ def _start_worker() -> subprocess.Popen:
 _STATUS = struct.Struct("<q")
 
 
+def _read_pipe(fd: int, size: int, deadline: float | None = None) -> bytes:
+    """``size`` bytes from the pipe ``fd``, or fewer if it ends first; OSError if ``deadline`` (``time.monotonic``)
+    passes first."""
+    import select
+
+    data = b""
+    while len(data) < size:
+        if deadline is not None and not select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+            raise OSError("no answer in time")
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 class _Forked:
     """A worker forked by the fork server, with what :func:`run_isolated` uses of a ``Popen``: ``stdin``,
     ``stdout``, :meth:`kill`, :meth:`wait`, :meth:`poll`. Its exit status comes from the fork server (its parent),
@@ -230,12 +246,7 @@ class _Forked:
 
             if not select.select([self._status], [], [], 0)[0]:
                 return
-        data = b""
-        while len(data) < _STATUS.size:
-            chunk = os.read(self._status, _STATUS.size - len(data))
-            if not chunk:  # the fork server ended before it could tell (it was killed): the status is unknown
-                break
-            data += chunk
+        data = _read_pipe(self._status, _STATUS.size)  # short: the fork server was killed before it could tell
         self._ended = True
         os.close(self._status)
         if len(data) == _STATUS.size:
@@ -301,7 +312,6 @@ class _ForkServer:
     def fork(self) -> _Forked:
         """A new worker, its call's pipes connected; OSError when the server does not answer within
         :data:`FORK_WAIT_SECONDS`."""
-        import select
         import socket
 
         job_r, job_w = os.pipe()
@@ -318,15 +328,9 @@ class _ForkServer:
             for fd in (job_r, answer_w, status_w):
                 os.close(fd)
         try:
-            data = b""
-            deadline = time.monotonic() + FORK_WAIT_SECONDS
-            while len(data) < _STATUS.size:
-                if not select.select([status_r], [], [], max(deadline - time.monotonic(), 0))[0]:
-                    raise OSError("the fork server did not answer")
-                chunk = os.read(status_r, _STATUS.size - len(data))
-                if not chunk:
-                    raise OSError("the fork server ended")
-                data += chunk
+            data = _read_pipe(status_r, _STATUS.size, time.monotonic() + FORK_WAIT_SECONDS)
+            if len(data) < _STATUS.size:
+                raise OSError("the fork server ended, or refused this fork")
         except BaseException:
             for fd in (job_w, answer_r, status_r):
                 os.close(fd)
