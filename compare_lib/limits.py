@@ -160,3 +160,14 @@ APP_READ_QUEUE_SECONDS = 300
 #: the same CPU per page run: 0.059 s against 0.062 s, bench/load.py, 30 sessions).
 ALLOCATOR_MMAP_THRESHOLD = 4 << 20
 ALLOCATOR_TRIM_THRESHOLD = 1 << 20
+
+#: Seconds a thread of the dashboard's server may hold the GIL before another that waits for it gets it
+#: (``sys.setswitchinterval``; Python's default is 0.005), set by ``dashboard/server.py``. Why (issue 31): with a class
+#: of 100, a page's run ended in 0.044 s (median) but its last message reached the browser 0.82 s later. Streamlit's
+#: event loop, which starts each run's thread and sends every element's message, waited for the GIL behind a dozen
+#: page runs: 34 % of its time inside ``Thread.start`` (a new run's thread must get the GIL to say it started), and the
+#: runs waited in turn after waking the loop for each element. Every 5 ms a thread gives up the GIL to another, so
+#: with many runnable threads each of those waits is many switches long. ``bench/load.py --mode protocol --sessions
+#: 100`` (median answer in s, by interval): 0.0005: 2.33, 1.51; 0.001: 1.64, 2.05; 0.005: 0.61-1.41 in six runs;
+#: 0.01: 0.35, 0.47; 0.02: 0.14-0.25 in four runs; 0.05: 0.93, 1.30.
+SERVER_SWITCH_INTERVAL = 0.02

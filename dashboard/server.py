@@ -2,15 +2,24 @@
 path to give Community Cloud).
 
 It serves ``app.py`` (the app itself; ``streamlit run dashboard/app.py`` serves it too, without this file's
-additions) through ``st.App``, Streamlit's documented ASGI entry point, with one addition: Streamlit's own
+additions) through ``st.App``, Streamlit's documented ASGI entry point, with two additions: Streamlit's own
 front-end files answered by :class:`static_assets.StaticAssets`, 0.12 s of the server's CPU per new visitor instead
-of 0.45 s (``bench/static_files.py``). Streamlit's ``streamlit run`` finds ``app`` below and serves it with its own
-uvicorn runner, the configuration in ``.streamlit/config.toml`` and the command line's options.
+of 0.45 s (``bench/static_files.py``); and a longer GIL switch interval for the server's threads
+(:data:`compare_lib.limits.SERVER_SWITCH_INTERVAL`). Streamlit's ``streamlit run`` finds ``app`` below and serves it
+with its own uvicorn runner, the configuration in ``.streamlit/config.toml`` and the command line's options.
 """
+
+import sys
 
 import streamlit as st
 from starlette.middleware import Middleware
 
+from compare_lib import limits
 from static_assets import StaticAssets
+
+# A thread may hold the GIL 20 ms instead of Python's 5 before it is asked to let another have it: with a class's
+# page runs in threads beside Streamlit's event loop, the loop then waits less for the GIL to start runs and send
+# their elements (limits.SERVER_SWITCH_INTERVAL: N = 100, median answer 0.14-0.25 s instead of 0.61-1.41 s).
+sys.setswitchinterval(limits.SERVER_SWITCH_INTERVAL)
 
 app = st.App("app.py", middleware=[Middleware(StaticAssets)])

@@ -99,6 +99,18 @@ def test_ranks_are_a_permutation_average(table):
     assert np.allclose(table.mean_ranks.to_numpy(), 1 + w.sum(axis=0))
 
 
+@settings(max_examples=60, deadline=None)
+@given(score_tables(min_k=2, max_k=8), st.integers(1, 40), st.booleans())
+def test_ranks_by_blocks_of_rows_equal_the_ranks_of_the_whole_table(table, block_cells, higher):
+    """Issue 31: ranking a block of rows at a time (to bound a large table's temporary arrays) gives the values of
+    ranking the whole array at once, whatever the block size (a block of fewer cells than a row: one row)."""
+    values = table.scores.to_numpy(dtype=float)
+    whole = cl.ranks.doubled_ranks(cl.ranks.rank_scores(values, higher_is_better=higher))
+    blocks = cl.ranks.doubled_rank_rows(values, higher_is_better=higher, dtype=np.int16, block_cells=block_cells)
+    assert blocks.dtype == np.int16
+    np.testing.assert_array_equal(blocks, whole)
+
+
 CELLS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False, width=32).map(lambda x: f"{x:.4g}"),
     st.sampled_from(["", "NA", "nan", "?", "-", "inf", "-inf", "abc", "0,5", "1.5%", '"0.25"', "  0.3 ", "1e-3", "∞"]),

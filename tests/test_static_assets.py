@@ -213,3 +213,20 @@ def test_server_entry_point_is_streamlits_asgi_app_with_the_middleware():
     assert found.is_asgi_app and found.import_string == "server:app"
     source = (ROOT / "dashboard" / "server.py").read_text()
     assert 'st.App("app.py", middleware=[Middleware(StaticAssets)])' in source
+
+
+def test_the_server_entry_point_sets_the_servers_gil_switch_interval():
+    """Issue 31: ``dashboard/server.py`` (the server of scripts/run.sh and of Community Cloud) lets a thread hold the GIL
+    limits.SERVER_SWITCH_INTERVAL (20 ms) instead of Python's 5 ms, in the server's process only: the app's own
+    module (app.py, which AppTest runs in the test process) leaves it alone."""
+    import subprocess
+    import sys
+
+    from compare_lib import limits
+
+    code = ("import sys; before = sys.getswitchinterval(); sys.path.insert(0, '.'); import server; "
+            "print(before, sys.getswitchinterval())")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "dashboard", capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert float(out[0]) == 0.005 and float(out[1]) == limits.SERVER_SWITCH_INTERVAL == 0.02
+    assert "setswitchinterval" not in (ROOT / "dashboard" / "app.py").read_text()

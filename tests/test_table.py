@@ -87,6 +87,50 @@ def test_up_to_63_classifiers_the_compact_ranks_take_one_byte_a_score_with_the_s
     assert cl.friedman(table).statistic == cl.friedman(full).statistic
 
 
+def _peak_bytes(make) -> int:
+    tracemalloc.start()
+    try:
+        make()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_ranking_a_large_table_holds_a_blocks_temporary_arrays_not_the_whole_tables():
+    """Issue 31: the compact ranks, mean ranks, a preview's ranks and the rank heat map of a table of a million
+    scores (the size of a class's uploads) held 64, 8, 15 and 17 MB of temporary arrays (ranked all at once, an int64
+    copy of the ranks to sum them, the whole table's ranks for 1,000 or 400 rows); now each holds what it keeps and
+    a few MB, with the same values as the uncompacted table's."""
+    scores = _scores(20_000, 50)
+    size = scores.size  # 1,000,000 scores: 8 MB as floats
+    table = cl.ScoreTable(scores)
+    assert _peak_bytes(lambda: table._doubled_compact) < size + 6_000_000  # 1 byte a score kept, was 64 MB at peak
+    assert _peak_bytes(lambda: table.mean_ranks) < 2_000_000  # was 8 MB (an int64 copy of the ranks)
+    assert _peak_bytes(lambda: table.head_ranks(1_000)) < 1_000_000
+    # The 1,000 rows' text cells take about 7 MB (numpy's fixed-width strings); the whole table's ranks were 8 more.
+    assert _peak_bytes(lambda: cl.report.scores_with_ranks(table, max_rows=1_000)) < 10_000_000
+    from compare_lib.render._table_figures import rank_heatmap
+
+    rank_heatmap(table)  # plotly's validators load on first use
+    assert _peak_bytes(lambda: rank_heatmap(table)) < 4_000_000
+    np.testing.assert_array_equal(table.doubled_ranks, cl.ranks.doubled_ranks(cl.ranks.rank_scores(
+        scores.to_numpy(), higher_is_better=True)))
+
+
+@pytest.mark.parametrize("kind", ["compact", "small", "holes"])
+def test_the_ranks_of_the_first_data_sets_are_the_first_rows_of_the_ranks(kind):
+    scores = _scores(5_000, 50) if kind != "small" else _scores(30, 6)
+    if kind == "holes":
+        scores.iloc[2, 3] = np.nan
+        with pytest.warns(cl.DataWarning):
+            table = cl.ScoreTable(scores, missing="pairwise")
+    else:
+        table = cl.ScoreTable(scores, higher_is_better=False)
+    assert table._compact == (kind == "compact")
+    for n in (0, 1, 7, len(scores), len(scores) + 5):
+        pd.testing.assert_frame_equal(table.head_ranks(n), table.ranks.iloc[:n])
+
+
 def test_a_tables_names_are_plain_stripped_strings_and_reused_when_they_already_are():
     """Names are stripped and made ``str``; a name that already is one is kept as the same object (issue 31: the
     index shares a read file's names instead of a second copy of each), any other (padded, a number, numpy's

@@ -20,7 +20,7 @@ import pandas as pd
 
 from compare_lib.core._table_validation import MISSING_POLICIES, PAIRWISE_NOTE, _validate_scores
 from compare_lib.errors import DataWarning, InputError, arg
-from compare_lib.ranks import doubled_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
+from compare_lib.ranks import doubled_rank_rows, doubled_ranks, rank_scores, win_tie_loss, win_tie_loss_frame
 
 __all__ = ["MISSING_POLICIES", "ScoreTable", "as_table"]
 
@@ -195,6 +195,15 @@ class ScoreTable:
                 f"({arg('missing', 'drop-classifiers')}) with missing cells."
             )
 
+    def head_ranks(self, n: int) -> pd.DataFrame:
+        """The ranks of the first ``n`` data sets: ``ranks.iloc[:n]``, without making the ranks of the whole table
+        (a preview of a large table: 7.7 MB of float ranks for a million scores, made for 1,000 rows)."""
+        n = max(0, int(n))
+        if self._compact:
+            return pd.DataFrame(self._doubled_compact[:n] / 2.0, index=self.scores.index[:n],
+                                columns=self.scores.columns, copy=False)
+        return self._ranks.iloc[:n]
+
     @property
     def doubled_ranks(self) -> np.ndarray:
         """2 x the ranks (N x k int64, read-only): exact integers for the rank statistics (which need a
@@ -217,17 +226,22 @@ class ScoreTable:
         # 2 x the ranks in the smallest signed type that holds 2k (int8 up to 63 classifiers, int16 up to 16,383): 1 or
         # 2 bytes a score instead of the 16 of float ranks and int64 doubled ranks kept side by side. Every reader
         # converts first (ranks: / 2.0, doubled_ranks: int64), so no arithmetic happens in the small type.
-        r = rank_scores(self.scores.to_numpy(dtype=float), higher_is_better=self.higher_is_better)
+        # Ranked a block of rows at a time (doubled_rank_rows): all at once held 64 MB of temporary arrays for a
+        # million scores, the server's peak when a class loads its tables (issue 31).
         twice_k = 2 * self.n_classifiers
         kind = next(t for t in (np.int8, np.int16, np.int32) if twice_k <= np.iinfo(t).max)
-        out = doubled_ranks(r).astype(kind)
+        out = doubled_rank_rows(self.scores.to_numpy(dtype=float), higher_is_better=self.higher_is_better, dtype=kind)
         out.setflags(write=False)
         return out
 
     @cached_property
     def doubled_rank_sums(self) -> pd.Series:
         """2 x the rank sum of each classifier, exact integers: the quantity every rank statistic uses."""
-        return pd.Series(self.doubled_ranks.sum(axis=0), index=self.scores.columns, name="2 x rank sum")
+        if self._compact:  # summed in int64 from the compact ranks, without an int64 copy of them (7.7 MB a 1M table)
+            sums = self._doubled_compact.sum(axis=0, dtype=np.int64)
+        else:
+            sums = self.doubled_ranks.sum(axis=0)
+        return pd.Series(sums, index=self.scores.columns, name="2 x rank sum")
 
     @cached_property
     def mean_ranks(self) -> pd.Series:

@@ -238,9 +238,10 @@ def scores_with_ranks(table, *, max_rows: int | None = None) -> pd.DataFrame:
     """Demšar's Table 6 layout: each cell 'score (rank)', with a final 'average rank' row (strings).
 
     ``max_rows`` shows only the first data sets (the average ranks always use all of them)."""
-    scores, ranks = table.scores, table.ranks
-    if max_rows is not None:
-        scores, ranks = scores.iloc[:max_rows], ranks.iloc[:max_rows]
+    if max_rows is None:
+        scores, ranks = table.scores, table.ranks
+    else:
+        scores, ranks = table.scores.iloc[:max_rows], table.head_ranks(max_rows)
     text = np.char.add(np.char.add(np.char.mod("%.6g", scores.to_numpy()), " ("),
                        np.char.add(np.char.mod("%g", ranks.to_numpy()), ")"))
     cells = pd.DataFrame(text.astype(object), index=scores.index, columns=scores.columns)
