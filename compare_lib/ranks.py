@@ -58,8 +58,9 @@ def doubled_rank_rows(scores: np.ndarray, *, higher_is_better: bool, dtype=np.in
     ``doubled_ranks(rank_scores(scores, higher_is_better=...))``, computed a block of rows at a time. Why (issue 31):
     ranking a table of a million scores at once holds about 64 MB of temporary arrays (sort order, sorted values,
     run starts and ends, float ranks, their doubles), a spike in a server where a class's sessions rank their tables
-    at the same moment; a block of ``block_cells`` scores holds under 1 % of that. ``dtype`` must hold 2k (the
-    caller chooses it); rows are independent, so the result does not depend on the block size."""
+    at the same moment; blocks of the default 65,536 scores hold a few MB (``tests/test_table.py``: under 6 MB beside
+    the result). ``dtype`` must hold 2k (the caller chooses it); rows are independent, so the result does not depend
+    on the block size (``tests/test_properties.py``)."""
     values = np.asarray(scores, dtype=float)
     if values.ndim != 2:
         raise ValueError(f"expected an (N x k) array, got shape {values.shape}")

@@ -227,7 +227,7 @@ class ScoreTable:
         # 2 bytes a score instead of the 16 of float ranks and int64 doubled ranks kept side by side. Every reader
         # converts first (ranks: / 2.0, doubled_ranks: int64), so no arithmetic happens in the small type.
         # Ranked a block of rows at a time (doubled_rank_rows): all at once held 64 MB of temporary arrays for a
-        # million scores, the server's peak when a class loads its tables (issue 31).
+        # million scores, a spike in the server when a class's sessions load their tables together (issue 31).
         twice_k = 2 * self.n_classifiers
         kind = next(t for t in (np.int8, np.int16, np.int32) if twice_k <= np.iinfo(t).max)
         out = doubled_rank_rows(self.scores.to_numpy(dtype=float), higher_is_better=self.higher_is_better, dtype=kind)
