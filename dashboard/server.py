@@ -19,7 +19,7 @@ from static_assets import StaticAssets
 
 # A thread may hold the GIL 20 ms instead of Python's 5 before it is asked to let another have it: with a class's
 # page runs in threads beside Streamlit's event loop, the loop then waits less for the GIL to start runs and send
-# their elements (limits.SERVER_SWITCH_INTERVAL: N = 100, median answer 0.14-0.25 s instead of 0.61-1.41 s).
+# their elements (limits.SERVER_SWITCH_INTERVAL: N = 100, median answer 0.14-0.37 s instead of 0.61-1.41 s).
 sys.setswitchinterval(limits.SERVER_SWITCH_INTERVAL)
 
 app = st.App("app.py", middleware=[Middleware(StaticAssets)])

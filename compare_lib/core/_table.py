@@ -166,9 +166,7 @@ class ScoreTable:
         missing cell has no rank (NaN). A large complete table (:data:`COMPACT_RANKS_ABOVE`) makes this frame
         anew at each use from its compact doubled ranks (the same values: halves of integers are exact)."""
         if self._compact:
-            # The halves are a new array that only this frame holds: no second copy of it (pandas copies by default).
-            return pd.DataFrame(self._doubled_compact / 2.0, index=self.scores.index, columns=self.scores.columns,
-                                copy=False)
+            return self.head_ranks(self.n_datasets)
         return self._ranks
 
     @cached_property
@@ -200,6 +198,7 @@ class ScoreTable:
         (a preview of a large table: 7.7 MB of float ranks for a million scores, made for 1,000 rows)."""
         n = max(0, int(n))
         if self._compact:
+            # The halves are a new array that only this frame holds: no second copy of it (pandas copies by default).
             return pd.DataFrame(self._doubled_compact[:n] / 2.0, index=self.scores.index[:n],
                                 columns=self.scores.columns, copy=False)
         return self._ranks.iloc[:n]
