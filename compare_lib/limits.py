@@ -160,6 +160,13 @@ APP_READ_QUEUE_SECONDS = 300
 #: the same CPU per page run: 0.059 s against 0.062 s, bench/load.py, 30 sessions).
 ALLOCATOR_MMAP_THRESHOLD = 4 << 20
 ALLOCATOR_TRIM_THRESHOLD = 1 << 20
+#: At most this many glibc heaps for the server's threads (glibc's default: 8 per core), and Arrow's buffers from the
+#: system allocator rather than Arrow's mimalloc (issue 31, dashboard/state.tune_allocator). Every page run is a new
+#: thread: each could take a heap of its own, and mimalloc kept what ended threads had allocated. Measured with 10
+#: sessions holding a 10 MB wide table each (bench/uploads.py --kinds wide --stay), the server tree once they were
+#: loaded: 417-420 MB with both defaults, 404-407 MB with the system allocator for Arrow, 395-396 MB with both
+#: (idle 277-279 MB before, 270-274 MB); the reading children already run this way (compare_lib.io._isolate).
+ALLOCATOR_ARENA_MAX = 2
 
 #: Seconds a thread of the dashboard's server may hold the GIL before another that waits for it gets it
 #: (``sys.setswitchinterval``; Python's default is 0.005), set by ``dashboard/server.py``. Why (issue 31): with a class

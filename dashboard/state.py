@@ -21,6 +21,7 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
+import allocator
 import compare_lib as cl
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -497,7 +498,7 @@ def release_free_memory() -> bool:
 #: threads' own heaps too, which malloc_trim (release_free_memory) does not shrink.
 MMAP_THRESHOLD = cl.limits.ALLOCATOR_MMAP_THRESHOLD
 TRIM_THRESHOLD = cl.limits.ALLOCATOR_TRIM_THRESHOLD
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = allocator.M_TRIM_THRESHOLD, allocator.M_MMAP_THRESHOLD
 _tuned: list[bool] = []
 
 
@@ -521,22 +522,8 @@ def tune_allocator() -> bool:
     return ok
 
 
-_libc: list[Any] = [None]  # the C library once loaded (False: no malloc_trim here)
-
-
 def _glibc() -> Any:
-    import ctypes
-    import ctypes.util
-
-    if _libc[0] is None:
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-            libc.malloc_trim.argtypes = [ctypes.c_size_t]
-            libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-            _libc[0] = libc
-        except (OSError, AttributeError):  # not glibc
-            _libc[0] = False
-    return _libc[0]
+    return allocator.glibc()
 
 
 def results_token(data: bytes | cl.io.Spooled, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:

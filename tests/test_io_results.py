@@ -628,3 +628,84 @@ def test_repeated_runs_of_many_large_columns_do_not_overflow():
     found = _repeated(frame, list("abcd"))
     np.testing.assert_array_equal(found, frame.duplicated(list("abcd"), keep=False).to_numpy())
     assert found.sum() == 4
+
+
+# -- what a read file keeps (issue 31: a class's uploads live as long as their sessions) ----------------------------
+
+def _fold_file(folds, blank_every: int = 0) -> bytes:
+    lines = ["dataset,classifier,fold,accuracy"]
+    for d in range(3):
+        for c in ("A", "B"):
+            for f in folds:
+                lines.append(f"d{d},{c},{f},{0.5 + 0.01 * d + (0.02 if c == 'A' else 0)}")
+                if blank_every and len(lines) % blank_every == 0:
+                    lines.append("")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("folds, dtype", [(range(10), np.int32), ([-5, 70_000], np.int32), ([0, 2 ** 31 - 1], np.int32),
+                                          ([0, 2 ** 31], np.int64), ([-(2 ** 31) - 1, 3], np.int64)])
+def test_integer_fold_keys_are_kept_in_32_bits_when_they_fit(folds, dtype):
+    res = read_results(_fold_file(folds), name="folds.csv")
+    rows = res.fold_rows()
+    assert rows["fold"].dtype == dtype
+    assert sorted(set(rows["fold"].tolist())) == sorted(folds)  # the values themselves, none wrapped
+    table = res.table(higher_is_better=True)
+    assert table.folds["fold"].dtype == dtype
+    assert table.scores.loc["d2", "A"] == pytest.approx(0.54)
+
+
+def test_fold_keys_beyond_exact_integers_stay_text():
+    res = read_results(_fold_file(["1", "123456789012345678901"]), name="folds.csv")
+    assert res.fold_rows()["fold"].tolist()[:2] == ["1", "123456789012345678901"]
+
+
+def test_a_fold_level_read_keeps_no_number_per_row_for_its_lines():
+    """232,500 rows (the size of bench/uploads.py's 10 MB fold-level file): the kept rows are the two name codes and
+    the fold (int32) beside the scores; the line numbers are one start (issue 31: 6.6 MB of rows before, 4.7 after)."""
+    n_ds, n_clf, n_fold = 930, 25, 10
+    ds = np.repeat([f"set_{i}" for i in range(n_ds)], n_clf * n_fold)
+    clf = np.tile(np.repeat([f"clf_{j}" for j in range(n_clf)], n_fold), n_ds)
+    fold = np.tile(np.arange(n_fold), n_ds * n_clf)
+    score = np.random.default_rng(0).uniform(0.5, 1.0, ds.size).round(7)
+    data = pd.DataFrame({"dataset": ds, "classifier": clf, "fold": fold, "accuracy": score}).to_csv(index=False).encode()
+    res = read_results(data, name="big.csv", max_cells=1_000_000)
+    assert res._lines.numbers is None and res._lines.start == 2  # the header is line 1
+    kept = sum(res._rows[c].memory_usage(index=False, deep=True) for c in res._rows.columns)
+    assert kept < 1.8e6, kept  # codes (0.47 + 0.23 MB) and int32 folds (0.93 MB); 3.5 MB with int64 folds and lines
+    assert (res.fold_rows()["fold"] + 1000).max() == 1009  # a user's arithmetic on the keys does not overflow
+
+
+def test_messages_name_the_file_lines_when_blank_lines_were_skipped():
+    """The rows' line numbers are not consecutive here (a blank line after every third row): the messages of the
+    table built from the kept rows name the file's own lines."""
+    base = _fold_file(range(3), blank_every=4)
+    text = base.decode().split("\n")
+    missing = base.replace(b"d1,B,1,0.51", b"d1,B,1,")
+    with pytest.raises(cl.InputError, match=r"line 15 \(data set 'd1', classifier 'B'\)"):
+        read_results(missing, name="gaps.csv").table(higher_is_better=True)
+    assert text[15 - 1] == "d1,B,1,0.51"
+    twice = base.replace(b"d2,A,1,0.54", b"d2,A,0,0.54")  # fold 0 of d2/A twice: lines 18 and 19
+    assert text[17 - 1] == "" and text[18 - 1] == "d2,A,0,0.54" and text[19 - 1] == "d2,A,1,0.54"
+    with pytest.raises(cl.InputError, match=r"appears on lines 18, 19\."):
+        read_results(twice, name="gaps.csv").table(higher_is_better=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-5, 2 ** 33), min_size=1, max_size=30), st.booleans(), st.data())
+def test_line_numbers_index_like_their_array(numbers, consecutive, data):
+    from compare_lib.io._results import LineNumbers
+
+    lines = np.arange(numbers[0], numbers[0] + len(numbers)) if consecutive else np.array(numbers)
+    kept = LineNumbers(lines)
+    assert len(kept) == len(lines) and np.array_equal(kept.to_numpy(), lines)
+    n = len(lines)
+    i = data.draw(st.integers(-n, n - 1))
+    assert kept[i] == lines[i]
+    positions = np.array(data.draw(st.lists(st.integers(-n, n - 1), max_size=10)), dtype=np.int64)
+    assert np.array_equal(kept[positions], lines[positions])
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    assert np.array_equal(kept[mask], lines[mask])
+    assert np.array_equal(kept[1:], lines[1:])
+    with pytest.raises(IndexError):
+        kept[n]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import os
 import sys
 from pathlib import Path
 
@@ -230,3 +231,54 @@ def test_the_server_entry_point_sets_the_servers_gil_switch_interval():
                          timeout=120, check=True).stdout.split()
     assert float(out[0]) == 0.005 and float(out[1]) == limits.SERVER_SWITCH_INTERVAL == 0.02
     assert "setswitchinterval" not in (ROOT / "dashboard" / "app.py").read_text()
+
+
+_HEAPS = '''
+import ctypes, os, sys, tempfile, threading
+sys.path.insert(0, ".")
+if sys.argv[1] == "server":
+    import server
+import pyarrow as pa
+import numpy as np
+
+held, gate = [], threading.Barrier(9)
+def run():
+    held.append(np.ones(50_000))  # 400 kB: from the heap of this thread (below glibc's mmap threshold)
+    gate.wait()
+threads = [threading.Thread(target=run) for _ in range(8)]
+for t in threads:
+    t.start()
+gate.wait()
+libc = ctypes.CDLL("libc.so.6")
+libc.fopen.restype = ctypes.c_void_p
+libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+libc.fclose.argtypes = [ctypes.c_void_p]
+path = os.path.join(tempfile.mkdtemp(), "info.xml")
+f = libc.fopen(path.encode(), b"w")
+libc.malloc_info(0, f)
+libc.fclose(f)
+print(open(path).read().count("<heap nr="), pa.default_memory_pool().backend_name)
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heaps (malloc_info)")
+def test_the_server_entry_point_gives_threads_two_heaps_and_arrow_glibcs_allocator():
+    """Issue 31: ``dashboard/server.py`` limits glibc to limits.ALLOCATOR_ARENA_MAX (2) heaps, however many threads
+    allocate (every page run is a thread), and makes Arrow allocate from glibc rather than mimalloc, which kept the
+    memory of ended threads; bench/uploads.py measured 395-406 MB instead of 417-420 MB for 10 held 10 MB tables.
+    Without server.py (the test process, AppTest), nine allocating threads get more heaps and Arrow its own pool."""
+    import subprocess
+
+    from compare_lib import limits
+
+    env = {k: v for k, v in os.environ.items() if k not in ("MALLOC_ARENA_MAX", "ARROW_DEFAULT_MEMORY_POOL")}
+
+    def heaps(mode: str) -> tuple[int, str]:
+        out = subprocess.run([sys.executable, "-c", _HEAPS, mode], cwd=ROOT / "dashboard", capture_output=True,
+                             text=True, timeout=120, check=True, env=env).stdout.split()
+        return int(out[0]), out[1]
+
+    assert limits.ALLOCATOR_ARENA_MAX == 2
+    assert heaps("server") == (2, "system")
+    plain, pool = heaps("plain")
+    assert plain > 2 and pool != "system"

@@ -52,7 +52,9 @@ class ScoreTable:
     notes : tuple of str
         What was done to the data while loading it; shown to the user.
     folds : DataFrame, optional
-        Fold-level rows of a long table (data set, classifier, repetition/fold columns, score).
+        Fold-level rows of a long table (data set, classifier, repetition/fold columns, score). Integer
+        repetition/fold identifiers read from a file are int32 when they fit (the rows live as long as the
+        table), else int64.
     metric : str, optional
         The name of the metric the scores measure (``"test_accuracy"``, ``"auc"``); None for an unnamed
         one (a wide table whose file name does not say).

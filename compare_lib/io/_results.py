@@ -79,6 +79,46 @@ def _recorded(method):
     return table
 
 
+class LineNumbers:
+    """The place in the source (a line, a sheet's row) of each row a file's reader kept, for messages: only the
+    first when the rows are consecutive lines (a file without blank or skipped lines), else the numbers, in 32 bits
+    when they fit. Indexed like the array of the numbers (an integer, positions, a mask, a slice).
+
+    Why (issue 31): the rows live as long as the session that read the file, and a number per row was 0.93 MB of a
+    10 MB fold-level upload (232,500 rows)."""
+
+    __slots__ = ("start", "numbers", "size")
+
+    def __init__(self, lines) -> None:
+        lines = np.asarray(lines, dtype=np.int64)
+        self.size = len(lines)
+        consecutive = self.size > 0 and bool((np.diff(lines) == 1).all())
+        self.start = int(lines[0]) if consecutive else 0
+        fits = self.size > 0 and -(2 ** 31) <= int(lines.min()) and int(lines.max()) < 2 ** 31
+        self.numbers: np.ndarray | None = None if consecutive else (lines.astype(np.int32) if fits else lines)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index):
+        if self.numbers is not None:
+            return self.numbers[index]
+        if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+            i = int(index)
+            if not -self.size <= i < self.size:
+                raise IndexError(f"row {i} of {self.size}")
+            return self.start + i % self.size
+        positions = np.asarray(index)
+        if positions.dtype.kind in "iu":  # positions: no array of every row's number
+            if positions.size and (positions.min() < -self.size or positions.max() >= self.size):
+                raise IndexError(f"a row beyond the {self.size} rows")
+            return self.start + np.where(positions < 0, positions + self.size, positions).astype(np.int64)
+        return self.start + np.arange(self.size)[index]  # a mask or a slice
+
+    def to_numpy(self) -> np.ndarray:
+        return self.numbers if self.numbers is not None else self.start + np.arange(self.size)
+
+
 @dataclass(frozen=True, eq=False)
 class _Metric:
     """One metric of a long/tidy/sklearn file: its rows, values and (deferred) problems."""
@@ -131,7 +171,7 @@ class Results:
                  wide: _Wide | None = None, rows: pd.DataFrame | None = None, keys: list[str] | None = None,
                  sizes: list[str] | None = None, metric_data: dict[str, _Metric] | None = None,
                  metric_from_file: bool = False, row_word: str = "line", sheet: str | None = None,
-                 has_folds: bool = False):
+                 has_folds: bool = False, lines: LineNumbers | None = None):
         self.source = source
         self.format = format
         self.layout = layout
@@ -141,6 +181,8 @@ class Results:
         self.has_folds = bool(has_folds)
         self._wide = wide
         self._rows = rows
+        # the place of each row in the source, for messages (rows 1, 2, ... when the caller gives none)
+        self._lines = lines if lines is not None else LineNumbers(np.arange(1, (0 if rows is None else len(rows)) + 1))
         self._keys = list(keys or [])
         self._sizes = list(sizes or [])
         self._metric_data = metric_data or {}
@@ -207,7 +249,8 @@ class Results:
     def fold_rows(self, metric: str | None = None) -> pd.DataFrame:
         """The rows of ``metric`` as in the file: columns ``dataset``, ``classifier``, the repetition key
         columns (fold, seed, ...), ``score`` and the size columns (n_train, n_test) when the file has
-        them. For a wide table: one row per cell (dataset, classifier, score)."""
+        them. For a wide table: one row per cell (dataset, classifier, score). Integer keys are int32 when they fit,
+        else int64."""
         name = self._metric(metric)
         if self._wide is not None:
             w = self._wide
@@ -316,7 +359,7 @@ class Results:
         all_rows, m = self._long(name)
         rows = all_rows if m.positions is None else all_rows.iloc[m.positions].reset_index(drop=True)
         values = m.values
-        lines = rows["line"].to_numpy()
+        lines = self._lines if m.positions is None else self._lines[m.positions]
         ds, clf = rows["dataset"], rows["classifier"]
         several = len(self.metrics) > 1
         place = self._place("")
