@@ -161,11 +161,13 @@ APP_READ_QUEUE_SECONDS = 300
 ALLOCATOR_MMAP_THRESHOLD = 4 << 20
 ALLOCATOR_TRIM_THRESHOLD = 1 << 20
 #: At most this many glibc heaps for the server's threads (glibc's default: 8 per core), and Arrow's buffers from the
-#: system allocator rather than Arrow's mimalloc (issue 31, dashboard/state.tune_allocator). Every page run is a new
-#: thread: each could take a heap of its own, and mimalloc kept what ended threads had allocated. Measured with 10
-#: sessions holding a 10 MB wide table each (bench/uploads.py --kinds wide --stay), the server tree once they were
-#: loaded: 417-420 MB with both defaults, 404-407 MB with the system allocator for Arrow, 395-396 MB with both
-#: (idle 277-279 MB before, 270-274 MB); the reading children already run this way (compare_lib.io._isolate).
+#: system allocator rather than Arrow's mimalloc; both set by dashboard/server.py through dashboard/allocator.py
+#: before it imports pandas (issue 31). Every page run is a new thread: each could take a heap of its own, and
+#: mimalloc kept what ended threads had allocated. Measured with 10 sessions holding a 10 MB wide table each
+#: (bench/uploads.py --kinds wide --stay), the server tree once they were loaded: 417-420 MB with both defaults,
+#: 404-407 MB with the system allocator for Arrow, 395-396 MB with both set in the environment, 402-406 MB with both
+#: set by server.py (idle 270-279 MB before); set on the first page run instead, 413-419 MB. The reading children
+#: already run this way (compare_lib.io._isolate).
 ALLOCATOR_ARENA_MAX = 2
 
 #: Seconds a thread of the dashboard's server may hold the GIL before another that waits for it gets it
@@ -176,5 +178,5 @@ ALLOCATOR_ARENA_MAX = 2
 #: runs waited in turn after waking the loop for each element. Every 5 ms a thread gives up the GIL to another, so
 #: with many runnable threads each of those waits is many switches long. ``bench/load.py --mode protocol --sessions
 #: 100`` (median answer in s, by interval): 0.0005: 2.33, 1.51; 0.001: 1.64, 2.05; 0.005: 0.61-1.41 in six runs;
-#: 0.01: 0.35, 0.47; 0.02: 0.14-0.25 in four runs; 0.05: 0.93, 1.30.
+#: 0.01: 0.35, 0.47; 0.02: 0.14-0.37 in six runs; 0.05: 0.93, 1.30.
 SERVER_SWITCH_INTERVAL = 0.02

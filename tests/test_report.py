@@ -92,3 +92,18 @@ def test_bayes_vs_frequentist_flags_follow_the_decision():
     out = cl.report.bayes_vs_frequentist(bayes, freq)
     assert out["note"].tolist() == ["significant but practically equivalent",
                                     "not significant but practically better (A)", ""]
+
+
+def test_scores_with_ranks_is_demsars_table_6(demsar):
+    """Demšar (2006), Table 6: each cell "score (rank)", tied ranks averaged, then the average ranks (of every data
+    set, also when only the first rows are shown). Scores in 6 significant digits: the paper's 1.000 is "1"."""
+    t = cl.report.scores_with_ranks(demsar)
+    assert t.loc["adult (sample)"].tolist() == ["0.763 (4)", "0.768 (3)", "0.771 (2)", "0.798 (1)"]
+    assert t.loc["iris"].tolist() == ["0.936 (1)", "0.931 (2.5)", "0.916 (4)", "0.931 (2.5)"]
+    assert t.loc["lung cancer"].tolist() == ["0.583 (2.5)", "0.583 (2.5)", "0.563 (4)", "0.625 (1)"]
+    assert t.loc["mushroom"].tolist() == ["1 (2.5)"] * 4
+    assert t.loc["average rank"].tolist() == ["3.143", "2.000", "2.893", "1.964"]
+    head = cl.report.scores_with_ranks(demsar, max_rows=2)
+    assert list(head.index) == ["adult (sample)", "breast cancer", "average rank"]
+    assert head.loc["average rank"].tolist() == t.loc["average rank"].tolist()
+    assert head.loc["breast cancer"].tolist() == ["0.599 (1)", "0.591 (2)", "0.59 (3)", "0.569 (4)"]
