@@ -115,8 +115,9 @@ def _leave_files_then_sleep(record: str, seconds: float) -> str:
     folder = tempfile.mkdtemp(prefix="items_")
     with open(os.path.join(folder, "member.csv"), "w") as f:
         f.write("dataset,A\n")
-    with open(record, "w") as f:
-        f.write(folder)
+    with open(record + ".part", "w") as f:  # whole or absent: the test waits for it, then reads it
+        f.write(f"{os.getpid()}\n{folder}")
+    os.replace(record + ".part", record)
     time.sleep(seconds)
     return folder
 
@@ -415,17 +416,33 @@ def test_the_fork_server_ends_its_workers_when_the_caller_ends_it(tmp_path):
 # -- issue 31: nothing a read wrote stays on disk ---------------------------------------------------------------
 
 def test_what_a_killed_worker_wrote_is_removed_with_its_calls_folder(tmp_path, monkeypatch):
+    """The worker is killed once it has written (waited for, not timed: a worker that starts slowly on a loaded
+    machine must not be killed before it writes anything, as a 1 s limit once did in CI)."""
+    import signal
     import tempfile
 
     record = tmp_path / "record"
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    with pytest.raises(cl.InputError, match="took longer than 1 s"):
-        run_isolated(_leave_files_then_sleep, str(record), 60, display="zip.zip", seconds=1)
-    left = record.read_text()
-    assert left.startswith(_isolate.scratch_dir() + os.sep)  # the worker wrote in its call's folder
+    outcome: list[object] = []
+
+    def call() -> None:
+        try:
+            outcome.append(run_isolated(_leave_files_then_sleep, str(record), 120, display="zip.zip", seconds=240))
+        except cl.InputError as err:
+            outcome.append(err)
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    assert _wait_until(record.exists, timeout=120)
+    pid, left = record.read_text().split("\n", 1)
+    assert left.startswith(_isolate.scratch_dir() + os.sep) and os.path.exists(left)  # in its call's folder
+    os.kill(int(pid), signal.SIGKILL)
+    thread.join(120)
+    assert len(outcome) == 1 and "could not be read: the reader stopped" in str(outcome[0]), outcome
     assert not os.path.exists(left) and _files(scratch) == []  # which went with the call
+    record.unlink()
     done = run_isolated(_leave_files_then_sleep, str(record), 0, display="zip.zip")
     assert not os.path.exists(done) and _files(scratch) == []
 
