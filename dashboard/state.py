@@ -486,7 +486,7 @@ def release_free_memory() -> bool:
             sys.modules["pyarrow"].default_memory_pool().release_unused()
         except Exception:  # noqa: BLE001 - an older pyarrow without release_unused: nothing to give back
             pass
-    libc = _glibc()
+    libc = allocator.glibc()
     if not libc:
         return False
     libc.malloc_trim(0)
@@ -498,7 +498,6 @@ def release_free_memory() -> bool:
 #: threads' own heaps too, which malloc_trim (release_free_memory) does not shrink.
 MMAP_THRESHOLD = cl.limits.ALLOCATOR_MMAP_THRESHOLD
 TRIM_THRESHOLD = cl.limits.ALLOCATOR_TRIM_THRESHOLD
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = allocator.M_TRIM_THRESHOLD, allocator.M_MMAP_THRESHOLD
 _tuned: list[bool] = []
 
 
@@ -515,15 +514,11 @@ def tune_allocator() -> bool:
     Returns False where there is no glibc (the allocator keeps its own policy)."""
     if _tuned:
         return _tuned[0]
-    libc = _glibc()
-    ok = bool(libc) and bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
-        libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    libc = allocator.glibc()
+    ok = bool(libc) and bool(libc.mallopt(allocator.M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
+        libc.mallopt(allocator.M_TRIM_THRESHOLD, TRIM_THRESHOLD))
     _tuned.append(ok)
     return ok
-
-
-def _glibc() -> Any:
-    return allocator.glibc()
 
 
 def results_token(data: bytes | cl.io.Spooled, name: str, layout: str, sheet: str | None, format: str = "auto") -> str:

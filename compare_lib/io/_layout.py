@@ -29,7 +29,7 @@ from compare_lib.limits import MAX_TABLE_COLUMNS
 from compare_lib.io._direction import LAYOUT_METRIC_WORDS, metric_from_file_name, metric_from_text, words
 from compare_lib.io._numbers import is_number_column, not_numbers_message, parse_columns, texts
 from compare_lib.io._raw import RawTable
-from compare_lib.io._results import LineNumbers, Results, _Metric, _Wide
+from compare_lib.io._results import LineNumbers, Results, _Metric, _Wide, int32_if_fits
 from compare_lib.io._source import check_size
 
 #: Layouts a file may be read with ("auto": detected).
@@ -259,9 +259,7 @@ def _maybe_integers(values: pd.Series) -> np.ndarray:
     2**53 are not exact as numbers: they stay text."""
     numbers = pd.to_numeric(values, errors="coerce")
     if len(numbers) and numbers.notna().all() and (numbers == np.round(numbers)).all() and numbers.abs().max() < 2 ** 53:
-        ints = numbers.to_numpy(dtype=np.int64)
-        fits = np.iinfo(np.int32).min <= int(ints.min()) and int(ints.max()) <= np.iinfo(np.int32).max
-        return ints.astype(np.int32) if fits else ints
+        return int32_if_fits(numbers.to_numpy(dtype=np.int64))
     return texts(values).to_numpy(dtype=object)
 
 

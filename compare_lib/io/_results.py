@@ -79,6 +79,13 @@ def _recorded(method):
     return table
 
 
+def int32_if_fits(ints: np.ndarray) -> np.ndarray:
+    """``ints`` in 32 bits when every value fits, else as they are: integers kept with a read file's rows, which live
+    as long as the session that read it (issue 31)."""
+    info = np.iinfo(np.int32)
+    return ints.astype(np.int32) if ints.size and info.min <= int(ints.min()) and int(ints.max()) <= info.max else ints
+
+
 class LineNumbers:
     """The place in the source (a line, a sheet's row) of each row a file's reader kept, for messages: only the
     first when the rows are consecutive lines (a file without blank or skipped lines), else the numbers, in 32 bits
@@ -94,8 +101,7 @@ class LineNumbers:
         self.size = len(lines)
         consecutive = self.size > 0 and bool((np.diff(lines) == 1).all())
         self.start = int(lines[0]) if consecutive else 0
-        fits = self.size > 0 and -(2 ** 31) <= int(lines.min()) and int(lines.max()) < 2 ** 31
-        self.numbers: np.ndarray | None = None if consecutive else (lines.astype(np.int32) if fits else lines)
+        self.numbers: np.ndarray | None = None if consecutive else int32_if_fits(lines)
 
     def __len__(self) -> int:
         return self.size
