@@ -180,3 +180,12 @@ ALLOCATOR_ARENA_MAX = 2
 #: 100`` (median answer in s, by interval): 0.0005: 2.33, 1.51; 0.001: 1.64, 2.05; 0.005: 0.61-1.41 in six runs;
 #: 0.01: 0.35, 0.47; 0.02: 0.14-0.37 in six runs; 0.05: 0.93, 1.30.
 SERVER_SWITCH_INTERVAL = 0.02
+
+#: Messages Streamlit's event loop sends before it lets other tasks run (``dashboard/delivery.py``, set by
+#: ``dashboard/server.py``; Streamlit's own flush loop yields after every message). Why (issue 31): each yield is a
+#: turn of the loop that gives up the GIL, and with a class's page runs holding it, getting it back waited up to
+#: the switch interval; a page run is 40-50 messages. ``bench/load.py --mode protocol --sessions 100``, median /
+#: p90 answer in s, this day: 1 (Streamlit's own): 0.43-1.50 / 1.89-2.54 in five runs; 16: 0.46 / 1.89, 0.09 / 0.47;
+#: 64: 0.09-0.76 / 0.77-2.09 in three; 256: 0.08-0.14 / 0.28-1.24 in six; never: 0.15-0.18 / 1.13-1.44. A batch of 256
+#: small messages holds the loop a few milliseconds.
+SERVER_FLUSH_YIELD_EVERY = 256

@@ -13,7 +13,8 @@ What is kept, and its bounds (issue 31: a class of 100 on one process of 690 MB)
 * shared by all sessions: every ``st.cache_data`` / ``st.cache_resource`` here has ``max_entries`` (the least
   recently used entry goes beyond it) and, where it holds results of a user's table, ``ttl=3600`` (an hour after
   its last use); built figures are in :func:`cached_figure` (:data:`FIGURE_CACHE_ENTRIES`). Keys are the table's
-  token and the choices, so 100 students on the same table share one entry per view;
+  token and the choices, so 100 students on the same table share one entry per view; :func:`shared_dataframe`
+  keeps the Arrow table of each shared frame it showed only while that frame is alive (held by one of those caches);
 * per session, in ``st.session_state`` only: one slot per kind, never one per view: :func:`state.session_memo`
   (a new key replaces the slot's value: ``_pool_matrix_memo``, ``_experiment_memo``, the state module's
   ``_active_memo`` ...), app.py's ``_pages`` (the navigation's st.Page objects), :func:`frame_token`'s ``_frame_token``, the Pool page's ``_pool_matrix_go``. Streamlit
@@ -29,16 +30,18 @@ import functools
 import hashlib
 import inspect
 import warnings
+import weakref
 
 import pandas as pd
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 import compare_lib as cl
 import state
 from ui_text import call
 
-__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "cached_table", "SentFigure", "FIGURE_CACHE_ENTRIES", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "omnibus_summary", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment", "pool_subset", "smallest_flip", "replicability_table", "scores_with_ranks"]
+__all__ = ["selection_glance", "analysis_report", "bootstrap_ranks", "cached_figure", "cached_table", "SentFigure", "FIGURE_CACHE_ENTRIES", "shared_dataframe", "frame_token", "compare_metrics", "skillings_mack", "omnibus", "omnibus_more", "omnibus_summary", "posthoc", "posthoc_effects", "apv_effects", "DASHBOARD_MAX_BH_K", "MAX_MATRIX_K", "MAX_CD_K", "MAX_LISTED_POOL_K", "apv_table", "verdicts", "pool_verdicts", "pool_sensitivity", "pool_counts", "pool_matrix", "pool_matrix_with_progress", "pool_dependence", "BAYES_PAIR_WORK", "BAYES_ALL_WORK", "BAYES_SIGN_ALL_WORK", "BAYES_MIN_SAMPLES", "bayes_samples", "bayesian_pair", "bayesian_posthoc_memo", "effect_sizes", "fold_sample", "bayesian_fold_tests", "fold_tests", "run_experiment", "pool_subset", "smallest_flip", "replicability_table", "scores_with_ranks"]
 
 
 def _by_name(cache):
@@ -339,6 +342,43 @@ def _sent(fig):
     fig._sent_dict = sent
     fig._sent_json = go.Figure.to_json(fig)
     return fig
+
+
+#: The Arrow tables of the shared frames shown by :func:`shared_dataframe`: id(frame) -> (a weak reference to the
+#: frame, its table). An entry goes when its frame is collected (the cache that held it dropped it), so nothing is
+#: kept longer, or for more frames, than the caches' own bounds.
+_ARROW_TABLES: dict[int, tuple[weakref.ref, pa.Table]] = {}
+
+
+def _forget_arrow(frame_id: int, ref: weakref.ref) -> None:
+    entry = _ARROW_TABLES.get(frame_id)
+    if entry is not None and entry[0] is ref:
+        del _ARROW_TABLES[frame_id]
+
+
+def _arrow_table(frame: pd.DataFrame) -> pa.Table | None:
+    """The Arrow table ``st.dataframe`` makes of ``frame`` (``pa.Table.from_pandas``), made once per frame object;
+    None when Arrow cannot take the frame as it is (Streamlit then fixes its column types itself, on every run)."""
+    entry = _ARROW_TABLES.get(id(frame))
+    if entry is not None and entry[0]() is frame:
+        return entry[1]
+    try:
+        table = pa.Table.from_pandas(frame)
+    except (pa.ArrowTypeError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    ref = weakref.ref(frame, lambda r, key=id(frame): _forget_arrow(key, r))
+    _ARROW_TABLES[id(frame)] = (ref, table)
+    return table
+
+
+def shared_dataframe(frame: pd.DataFrame, **kwargs) -> None:
+    """``st.dataframe(frame, **kwargs)`` for a frame that a shared cache holds (one read-only object for every run
+    of every session, as :func:`cached_table` and :func:`scores_with_ranks` return): given a pandas frame,
+    st.dataframe converts it to Arrow on every run; given the Arrow table made the first time (the same
+    ``pa.Table.from_pandas``), it only serialises it, so the browser receives the same bytes (issue 31: the
+    conversions were ~4 % of the server's CPU at N = 100). A frame made anew on each run gains nothing here."""
+    table = _arrow_table(frame)
+    st.dataframe(frame if table is None else table, **kwargs)
 
 
 #: Figures kept for all sessions together: a CD diagram of the sample is ~0.1 MB in memory, a large heatmap a few

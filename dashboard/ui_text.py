@@ -21,7 +21,7 @@ import streamlit as st
 import compare_lib as cl
 import state
 
-__all__ = ["esc", "words", "show_notes", "call", "guarded", "guarded_callback", "report_bug", "caption"]
+__all__ = ["esc", "display_math", "words", "show_notes", "call", "guarded", "guarded_callback", "report_bug", "caption"]
 
 
 _MARKDOWN_SPECIALS = re.compile(f"([{re.escape(string.punctuation)}])")
@@ -39,6 +39,13 @@ def esc(text: Any) -> str:
     text = str(text).replace("://", f":{_ZWSP}//").replace("@", f"@{_ZWSP}")
     text = re.sub(r"(?i)\bwww\.", lambda m: m.group(0)[:3] + _ZWSP + ".", text)
     return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+
+
+def display_math(latex: str) -> str:
+    """A display formula as Markdown (what ``st.latex`` sends: the expression between ``$$`` lines), to be joined
+    with the text around it into one ``st.markdown``: one element instead of several. Our own constant formulas
+    only, never user text."""
+    return f"$$\n{latex.strip()}\n$$"
 
 
 def words(message: Any) -> str:

@@ -95,3 +95,44 @@ def test_cached_figure_is_built_once_per_key_and_the_cache_is_bounded():
     ui_cache.cached_figure(("test", 0), lambda: build(0))  # the oldest was dropped: built again
     assert builds[-1] == 0 and len(builds) == ui_cache.FIGURE_CACHE_ENTRIES + 2
     ui_cache._figure.clear()
+
+
+def _display_frames(table) -> dict:
+    """Frames the pages show through ui_cache.shared_dataframe, made as the shared caches make them."""
+    fr, ff, an = cl.friedman(table), cl.iman_davenport(table), cl.rm_anova(table)
+    summary = cl.report.omnibus_frame(fr, ff, an, 0.05)
+    return {
+        "preview": cl.report.scores_with_ranks(table, max_rows=1000),  # the data sets as its index, shown
+        "omnibus": cl.report.with_p_text(summary, ["p"]),
+        "mixed": cl.report.with_p_text(summary, ["p"]).assign(note=[1, "a", None, 2.5][: len(summary)]),
+    }
+
+
+def test_shared_dataframe_sends_what_st_dataframe_sends_for_the_frame(table):
+    """st.dataframe serialises a pandas frame with convert_pandas_df_to_arrow_bytes and an Arrow table with
+    convert_arrow_table_to_arrow_bytes (streamlit/elements/arrow.py, 1.67): the bytes must be the same, index and
+    types included; a frame Arrow cannot take as it is (a column of mixed types) is left to Streamlit."""
+    from streamlit import dataframe_util
+
+    frames = _display_frames(table)
+    for name in ("preview", "omnibus"):
+        frame = frames[name]
+        arrow = ui_cache._arrow_table(frame)
+        assert arrow is not None, name
+        assert (dataframe_util.convert_arrow_table_to_arrow_bytes(arrow)
+                == dataframe_util.convert_pandas_df_to_arrow_bytes(frame)), name
+    assert ui_cache._arrow_table(frames["mixed"]) is None
+    dataframe_util.convert_pandas_df_to_arrow_bytes(frames["mixed"])  # Streamlit's own fix-up still takes it
+
+
+def test_shared_dataframe_converts_a_frame_once_and_forgets_it_with_the_frame(table):
+    import gc
+
+    frame = _display_frames(table)["omnibus"]
+    first = ui_cache._arrow_table(frame)
+    assert ui_cache._arrow_table(frame) is first
+    key = id(frame)
+    assert key in ui_cache._ARROW_TABLES
+    del frame
+    gc.collect()
+    assert key not in ui_cache._ARROW_TABLES  # nothing kept beyond the cache that held the frame

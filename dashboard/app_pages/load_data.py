@@ -533,7 +533,7 @@ if view == "Scores (rank)":
     st.caption("Each cell: score (rank on that data set; 1 = best, ties share the average rank), as in Demšar's Table 6."
                + (f" The first {PREVIEW_ROWS:,} data sets are shown; the average rank uses all of them."
                   if active.n_datasets > PREVIEW_ROWS else ""))
-    st.dataframe(ui.scores_with_ranks(state.active_token(), active, PREVIEW_ROWS), width="stretch")
+    ui.shared_dataframe(ui.scores_with_ranks(state.active_token(), active, PREVIEW_ROWS), width="stretch")
 elif view == "Ranks":
     st.plotly_chart(ui.cached_figure(("rank_heatmap", state.active_token()), lambda: cl.plots.rank_heatmap(active)),
                     width="stretch", key="ranks_heatmap_load", config=ui.CHART_CONFIG)

@@ -89,7 +89,7 @@ if more is not None:  # both tables made once per table and choice for all sessi
 else:
     summary = cl.report.omnibus_frame(fr, ff, an, alpha, exact, aligned, quade)
     shown = cl.report.with_p_text(summary, ["p"])
-st.dataframe(shown, width="stretch", hide_index=True)
+ui.shared_dataframe(shown, width="stretch", hide_index=True)
 ui.download_buttons(summary, "omnibus", caption=f"Omnibus tests at alpha = {alpha:g}", key="omnibus")
 st.markdown("**For your paper**")
 st.code(cl.report.omnibus_sentence(fr, ff, exact), language=None, wrap_lines=True)
@@ -109,38 +109,32 @@ else:
                     width="stretch", key="rank_heatmap", config=ui.CHART_CONFIG)
 
 with st.expander("What do these tests do?"):
-    st.markdown(
+    # One markdown element, not nine (text and display formulas alternate): every element is a message the server
+    # sends on every run, collapsed or not, and at 100 sessions the messages are what a run waits on (issue 31).
+    st.markdown("\n\n".join([
         "Every test on this page (Friedman, Iman-Davenport, the aligned ranks, Quade and the repeated-measures ANOVA) "
         "tests the null hypothesis that the classifiers perform equally. The **Friedman test** "
         "ranks the classifiers on each data set (1 = best) and checks whether their mean ranks $R_j$ differ "
-        "more than chance allows (Demšar 2006, §3.2.2):"
-    )
-    st.latex(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right] \sim \chi^2_{k-1}")
-    st.markdown("Iman and Davenport showed this is too conservative and proposed")
-    st.latex(r"F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F} \sim F_{k-1,\,(k-1)(N-1)}")
-    st.markdown(
+        "more than chance allows (Demšar 2006, §3.2.2):",
+        ui.display_math(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right] \sim \chi^2_{k-1}"),
+        "Iman and Davenport showed this is too conservative and proposed",
+        ui.display_math(r"F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F} \sim F_{k-1,\,(k-1)(N-1)}"),
         "Both are approximations. For small tables the app also computes the **exact p-value**: the share of "
         "all the ways the data sets could have ranked the classifiers, if they were equivalent, that give a "
         "statistic at least as large. It is the same for $\\chi^2_F$ and $F_F$ (one grows with the other), and "
-        "needs no rule of thumb about N and k."
-    )
-    st.markdown(
+        "needs no rule of thumb about N and k.",
         "The **Friedman aligned-ranks test** (Hodges & Lehmann 1962; García et al. 2010) first subtracts each "
         "data set's mean score, then ranks all $kN$ residuals together, so a data set where a classifier is far "
         "ahead counts more than one where all are close; it helps most when there are few classifiers. Its "
-        "statistic $T$ is compared with $\\chi^2_{k-1}$."
-    )
-    st.markdown(
+        "statistic $T$ is compared with $\\chi^2_{k-1}$.",
         "The **Quade test** (Quade 1979; Conover 1999) ranks the classifiers within each data set, as Friedman "
         "does, but weights each data set by the rank $Q_i$ of its range (best minus worst score): data sets that "
-        "separate the classifiers more weigh more. It assumes ranges are comparable across data sets."
-    )
-    st.latex(r"S_{ij} = Q_i\left(r_{ij} - \tfrac{k+1}{2}\right),\quad "
-             r"F = \frac{(N-1)\,B}{A - B} \sim F_{k-1,\,(k-1)(N-1)},\quad A = \sum_{ij} S_{ij}^2,\ "
-             r"B = \tfrac{1}{N}\sum_j S_j^2")
-    st.markdown(
+        "separate the classifiers more weigh more. It assumes ranges are comparable across data sets.",
+        ui.display_math(r"S_{ij} = Q_i\left(r_{ij} - \tfrac{k+1}{2}\right),\quad "
+                        r"F = \frac{(N-1)\,B}{A - B} \sim F_{k-1,\,(k-1)(N-1)},\quad A = \sum_{ij} S_{ij}^2,\ "
+                        r"B = \tfrac{1}{N}\sum_j S_j^2"),
         "The **repeated-measures ANOVA** compares the mean scores instead of the ranks. It assumes normally "
         "distributed, commensurable scores and sphericity, which results on different data sets rarely "
         "satisfy; Demšar recommends the rank-based tests. The χ² approximation wants N > 10 and k > 5; "
-        "below that, prefer F_F or the exact p-value."
-    )
+        "below that, prefer F_F or the exact p-value.",
+    ]))

@@ -167,7 +167,7 @@ with tab_explore:
                 shown, column_config = ui.cached_table(
                     ("pool_verdicts", token, tuple(members), alpha, procedure, extra), verdict_table)
                 if len(shown) <= 2000:
-                    st.dataframe(shown, width="stretch", hide_index=True, column_config=column_config)
+                    ui.shared_dataframe(shown, width="stretch", hide_index=True, column_config=column_config)
                     st.caption("'Verdict differs from the full pool' names the statistics whose verdict on the pair "
                                "changes when the other classifiers are removed.")
                 else:
