@@ -10,7 +10,9 @@ put 0.82 s (median) between the end of a run and its last message sent, against 
 :func:`batch_flushes` makes the runtime module's ``asyncio.sleep(0)`` (that yield, its only zero-second sleep; the
 other names of ``asyncio`` it uses are asyncio's own) yield once every ``every`` messages instead: the loop still
 serves sockets and other tasks between batches, after at most ``every`` messages (each a buffered, non-blocking
-write). ``bench/load.py --mode protocol --sessions 100``: see :data:`compare_lib.limits.SERVER_FLUSH_YIELD_EVERY`.
+write to the session's send queue, which the session's sender task empties when the loop turns; so a batch must
+stay well below that queue's bound, past which Streamlit disconnects the session). ``bench/load.py --mode protocol
+--sessions 100``: see :data:`compare_lib.limits.SERVER_FLUSH_YIELD_EVERY`.
 
 It is a change to a pinned dependency's module (``requirements.txt``), checked before it is made: if the runtime's
 source no longer has exactly that one zero-second sleep inside its flush loop, nothing is changed and the server

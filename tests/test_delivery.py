@@ -121,6 +121,14 @@ def test_batch_flushes_sets_the_runtime_once(restore_runtime):
     assert delivery.batch_flushes(16) is True and runtime.asyncio is batched and batched.every == 16
 
 
+def test_a_batch_cannot_fill_a_sessions_send_queue():
+    """Between two turns of the loop one session's sender task sends nothing, so a batch goes into its send queue
+    whole; Streamlit disconnects a session whose queue is full."""
+    from streamlit.web.server.starlette.starlette_server_config import WEBSOCKET_MAX_SEND_QUEUE_SIZE
+
+    assert 1 <= limits.SERVER_FLUSH_YIELD_EVERY <= WEBSOCKET_MAX_SEND_QUEUE_SIZE // 2
+
+
 def test_the_server_batches_with_the_limit():
     """What ``streamlit run dashboard/server.py`` imports sets the runtime (and the switch interval) before serving."""
     code = ("import server, sys, streamlit.runtime.runtime as r; "
