@@ -187,7 +187,8 @@ SERVER_SWITCH_INTERVAL = 0.02
 #: the switch interval; a page run is 40-50 messages. ``bench/load.py --mode protocol --sessions 100``, median /
 #: p90 answer in s, this day: 1 (Streamlit's own): 0.43-1.50 / 1.89-2.54 in five runs; 16: 0.46 / 1.89, 0.09 / 0.47;
 #: 64: 0.09-0.76 / 0.77-2.09 in three; 200: 0.11 / 0.44-1.12 in three; 256: 0.08-0.14 / 0.28-1.24 in six; never:
-#: 0.15-0.18 / 1.13-1.44. A batch of 200 small messages holds the loop a few milliseconds. It must stay well below Streamlit's send queue of a session
-#: (``WEBSOCKET_MAX_SEND_QUEUE_SIZE``, 500 in 1.67): each session's sender task empties that queue only when the loop
-#: turns, and a full queue disconnects the session; so never "no yield at all" (tests/test_delivery.py checks half).
+#: 0.15-0.18 / 1.13-1.44. A batch of 200 small messages holds the loop a few milliseconds. It must stay well below
+#: Streamlit's send queue of a session (``WEBSOCKET_MAX_SEND_QUEUE_SIZE``, 500 in 1.67): each session's sender task
+#: empties that queue only when the loop turns, and a full queue disconnects the session; so never "no yield at all"
+#: (tests/test_delivery.py checks half).
 SERVER_FLUSH_YIELD_EVERY = 200

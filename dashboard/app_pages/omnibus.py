@@ -116,7 +116,8 @@ with st.expander("What do these tests do?"):
         "tests the null hypothesis that the classifiers perform equally. The **Friedman test** "
         "ranks the classifiers on each data set (1 = best) and checks whether their mean ranks $R_j$ differ "
         "more than chance allows (Demšar 2006, §3.2.2):",
-        ui.display_math(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right] \sim \chi^2_{k-1}"),
+        ui.display_math(r"\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]"
+                        r" \sim \chi^2_{k-1}"),
         "Iman and Davenport showed this is too conservative and proposed",
         ui.display_math(r"F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F} \sim F_{k-1,\,(k-1)(N-1)}"),
         "Both are approximations. For small tables the app also computes the **exact p-value**: the share of "
